@@ -1,0 +1,231 @@
+//! [`Pose`]: placing a local shape in the world (translation, rotation, non-uniform scale).
+
+use core::fmt;
+
+use glam::Vec2;
+
+use crate::shape::{Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape};
+
+/// Where a shape is in the world: its local vertices are scaled, then rotated, then translated.
+///
+/// ```
+/// # use sat_core::{Pose, ConvexPolygon}; use glam::Vec2;
+/// let local = ConvexPolygon::rectangle(2.0, 2.0);
+/// let pose = Pose::new(Vec2::new(10.0, 0.0), core::f32::consts::FRAC_PI_2, Vec2::new(2.0, 1.0));
+/// let world = local.transformed(&pose).unwrap();
+/// // Scaled to 4 × 2, turned a quarter, so 2 wide and 4 tall, around x = 10.
+/// let aabb = sat_core::Shape::from(world).aabb();
+/// assert!((aabb.min - Vec2::new(9.0, -2.0)).length() < 1e-5);
+/// assert!((aabb.max - Vec2::new(11.0, 2.0)).length() < 1e-5);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Pose {
+    /// The world position of the local origin.
+    pub translation: Vec2,
+    /// The rotation as a unit vector `(cos θ, sin θ)`.
+    pub rotation: Vec2,
+    /// The scale along the local axes, applied before the rotation. A negative component
+    /// mirrors the shape.
+    pub scale: Vec2,
+}
+
+impl Default for Pose {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+/// Why a shape could not be placed with a [`Pose`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransformError {
+    /// The translation, rotation or scale is NaN or infinite, or the rotation is not a unit
+    /// vector.
+    NonFinitePose,
+    /// A scale component is zero: the shape would collapse to a segment or a point.
+    ZeroScale,
+    /// The placed shape has a coordinate beyond [`MAX_COORDINATE`], or collapsed in `f32`.
+    OutOfRange,
+}
+
+impl fmt::Display for TransformError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::NonFinitePose => "the pose has a NaN or infinite value or a non-unit rotation",
+            Self::ZeroScale => "the pose has a zero scale component",
+            Self::OutOfRange => "the placed shape is too large, too far away or too small",
+        })
+    }
+}
+
+impl std::error::Error for TransformError {}
+
+impl Pose {
+    /// No translation, no rotation, unit scale.
+    pub const IDENTITY: Pose = Pose {
+        translation: Vec2::ZERO,
+        rotation: Vec2::X,
+        scale: Vec2::ONE,
+    };
+
+    /// A pose from a translation, a counter-clockwise angle in radians and a scale.
+    pub fn new(translation: Vec2, angle: f32, scale: Vec2) -> Self {
+        Self {
+            translation,
+            rotation: Vec2::from_angle(angle),
+            scale,
+        }
+    }
+
+    /// A translation only.
+    pub fn from_translation(translation: Vec2) -> Self {
+        Self {
+            translation,
+            ..Self::IDENTITY
+        }
+    }
+
+    /// Maps a local point into the world.
+    #[inline]
+    pub fn transform_point(&self, local: Vec2) -> Vec2 {
+        self.rotation.rotate(local * self.scale) + self.translation
+    }
+
+    fn check(&self) -> Result<(), TransformError> {
+        let finite = self.translation.is_finite()
+            && self.rotation.is_finite()
+            && self.scale.is_finite()
+            && (self.rotation.length_squared() - 1.0).abs() < 1.0e-3;
+        if !finite {
+            return Err(TransformError::NonFinitePose);
+        }
+        if self.scale.x == 0.0 || self.scale.y == 0.0 {
+            return Err(TransformError::ZeroScale);
+        }
+        Ok(())
+    }
+}
+
+fn in_range(p: Vec2) -> bool {
+    p.is_finite() && p.abs().max_element() <= MAX_COORDINATE
+}
+
+impl ConvexPolygon {
+    /// This (local) polygon placed in the world by `pose`.
+    ///
+    /// # Errors
+    /// [`TransformError`] for a non-finite pose, a zero scale, or a result out of range.
+    pub fn transformed(&self, pose: &Pose) -> Result<ConvexPolygon, TransformError> {
+        let mut out = *self;
+        self.transform_into(pose, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes this (local) polygon placed by `pose` into `out`, reusing its storage: the way to
+    /// compute world shapes once per body per step without allocating. On error `out` is left
+    /// unchanged.
+    ///
+    /// # Errors
+    /// As [`ConvexPolygon::transformed`].
+    pub fn transform_into(
+        &self,
+        pose: &Pose,
+        out: &mut ConvexPolygon,
+    ) -> Result<(), TransformError> {
+        pose.check()?;
+        let n = self.len as usize;
+        let mirrored = pose.scale.x * pose.scale.y < 0.0;
+        let mut vertices = [Vec2::ZERO; MAX_VERTICES];
+        let mut normals = [Vec2::ZERO; MAX_VERTICES];
+        // Local index of the vertex that lands at world index k (mirroring reverses the order).
+        let source = |k: usize| if mirrored { n - 1 - k } else { k };
+        for (k, v) in vertices.iter_mut().take(n).enumerate() {
+            *v = pose.transform_point(self.vertices[source(k)]);
+            if !in_range(*v) {
+                return Err(TransformError::OutOfRange);
+            }
+        }
+        let mut axis_mask = 0u16;
+        if pose.scale == Vec2::ONE {
+            for k in 0..n {
+                normals[k] = pose.rotation.rotate(self.normals[k]);
+            }
+            axis_mask = self.axis_mask;
+        } else {
+            for k in 0..n {
+                // World edge k runs between the images of local vertices source(k) and
+                // source(k + 1): in local terms, edge `local` (reversed when mirrored).
+                let local = if mirrored { (2 * n - 2 - k) % n } else { k };
+                let from = self.vertices[local];
+                let to = self.vertices[(local + 1) % n];
+                let mut edge = (to - from) * pose.scale;
+                if mirrored {
+                    edge = -edge;
+                }
+                let normal = Vec2::new(edge.y, -edge.x).try_normalize();
+                let Some(normal) = normal else {
+                    return Err(TransformError::OutOfRange);
+                };
+                normals[k] = pose.rotation.rotate(normal);
+                if self.axis_mask & (1 << local) != 0 {
+                    axis_mask |= 1 << k;
+                }
+            }
+        }
+        let centroid = pose.transform_point(self.centroid);
+        let radius = self.radius * pose.scale.abs().max_element();
+        *out =
+            ConvexPolygon::from_parts(&vertices[..n], &normals[..n], axis_mask, centroid, radius);
+        Ok(())
+    }
+}
+
+impl Circle {
+    /// This (local) circle placed in the world by `pose`.
+    ///
+    /// A circle stays a circle: under a non-uniform scale its radius is multiplied by the larger
+    /// absolute scale component (use a polygon for an ellipse-like shape).
+    ///
+    /// # Errors
+    /// [`TransformError`] for a non-finite pose, a zero scale, or a result out of range.
+    pub fn transformed(&self, pose: &Pose) -> Result<Circle, TransformError> {
+        pose.check()?;
+        let center = pose.transform_point(self.center);
+        let radius = self.radius * pose.scale.abs().max_element();
+        if !in_range(center) || !radius.is_finite() || radius > MAX_COORDINATE || radius <= 0.0 {
+            return Err(TransformError::OutOfRange);
+        }
+        Ok(Circle { center, radius })
+    }
+}
+
+impl Shape {
+    /// This (local) shape placed in the world by `pose`.
+    ///
+    /// # Errors
+    /// [`TransformError`] for a non-finite pose, a zero scale, or a result out of range.
+    pub fn transformed(&self, pose: &Pose) -> Result<Shape, TransformError> {
+        let mut out = *self;
+        self.transform_into(pose, &mut out)?;
+        Ok(out)
+    }
+
+    /// Writes this (local) shape placed by `pose` into `out`, reusing its storage when it holds
+    /// the same kind of shape. On error `out` is left unchanged.
+    ///
+    /// # Errors
+    /// As [`Shape::transformed`].
+    pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<(), TransformError> {
+        match (self, out) {
+            (Shape::Polygon(local), Shape::Polygon(world)) => local.transform_into(pose, world),
+            (Shape::Polygon(local), out) => {
+                *out = Shape::Polygon(local.transformed(pose)?);
+                Ok(())
+            }
+            (Shape::Circle(local), out) => {
+                *out = Shape::Circle(local.transformed(pose)?);
+                Ok(())
+            }
+        }
+    }
+}

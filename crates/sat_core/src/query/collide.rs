@@ -1,0 +1,178 @@
+//! [`collide`]: SAT with the minimum translation vector and a clipped contact manifold.
+
+use glam::Vec2;
+
+use super::contact::Contact;
+use super::manifold::clip_manifold;
+use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
+
+/// The contact between two shapes in the same frame, or `None` when they are apart.
+///
+/// `normal` points from A to B and `depth >= 0` (touching shapes give `depth == 0`). Among the
+/// axes, the one with the least overlap wins; its sign is the shorter way out along it, so a
+/// shape inside another is pushed out the short way whatever their centres. Polygon pairs get
+/// one or two contact points by clipping the incident edge against the reference face.
+///
+/// ```
+/// # use sat_core::{collide, ConvexPolygon, Pose}; use glam::Vec2;
+/// let floor = ConvexPolygon::rectangle(10.0, 2.0); // top at y = 1
+/// let bx = ConvexPolygon::rectangle(2.0, 2.0)
+///     .transformed(&Pose::from_translation(Vec2::new(0.0, 1.75)))
+///     .unwrap(); // bottom at y = 0.75
+/// let c = collide(&bx, &floor).unwrap();
+/// assert_eq!(c.normal, Vec2::NEG_Y); // from the box down into the floor
+/// assert_eq!(c.depth, 0.25);
+/// assert_eq!(c.mtv(), Vec2::new(0.0, 0.25)); // the box moves up
+/// assert_eq!(c.points().len(), 2); // both bottom corners
+/// ```
+pub fn collide<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> Option<Contact> {
+    match (a.as_shape(), b.as_shape()) {
+        (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) => collide_polygon_polygon(a, b),
+        (ShapeRef::Polygon(a), ShapeRef::Circle(b)) => collide_polygon_circle(a, b),
+        (ShapeRef::Circle(a), ShapeRef::Polygon(b)) => {
+            collide_polygon_circle(b, a).map(|c| c.flipped())
+        }
+        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => collide_circle_circle(a, b),
+    }
+}
+
+/// The axis with the least overlap so far.
+struct Best {
+    depth: f32,
+    normal: Vec2,
+    on_a: bool,
+}
+
+/// Projects both polygons on `axis`; returns `false` if it separates them, otherwise keeps it in
+/// `best` when it overlaps least. The sign is the shorter way out.
+#[inline]
+fn test_axis(
+    a: &ConvexPolygon,
+    b: &ConvexPolygon,
+    origin: Vec2,
+    axis: Vec2,
+    on_a: bool,
+    best: &mut Best,
+) -> bool {
+    let (a_min, a_max) = a.project_from(origin, axis);
+    let (b_min, b_max) = b.project_from(origin, axis);
+    let out_negative = a_max - b_min; // A leaves along -axis
+    let out_positive = b_max - a_min; // A leaves along +axis
+    if out_negative < 0.0 || out_positive < 0.0 {
+        return false;
+    }
+    let (depth, normal) = if out_negative <= out_positive {
+        (out_negative, axis)
+    } else {
+        (out_positive, -axis)
+    };
+    if depth < best.depth {
+        *best = Best {
+            depth,
+            normal,
+            on_a,
+        };
+    }
+    true
+}
+
+/// The contact between two polygons. On equal overlap, A's axes win (A holds the reference
+/// face), which keeps the answer stable from step to step.
+pub fn collide_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> Option<Contact> {
+    let origin = a.vertices[0];
+    let mut best = Best {
+        depth: f32::INFINITY,
+        normal: Vec2::ZERO,
+        on_a: true,
+    };
+    for i in a.axis_indices() {
+        if !test_axis(a, b, origin, a.normals[i], true, &mut best) {
+            return None;
+        }
+    }
+    for i in b.axis_indices() {
+        if !test_axis(a, b, origin, b.normals[i], false, &mut best) {
+            return None;
+        }
+    }
+    Some(if best.on_a {
+        clip_manifold(a, b, best.normal, best.depth)
+    } else {
+        clip_manifold(b, a, -best.normal, best.depth).flipped()
+    })
+}
+
+/// Which part of a polygon is closest to a circle's centre: `(normal from the polygon towards
+/// the circle, depth)`, or `None` when they are apart.
+pub(crate) fn polygon_circle_feature(p: &ConvexPolygon, c: &Circle) -> Option<(Vec2, f32)> {
+    let vertices = p.vertices();
+    let n = vertices.len();
+    let (mut edge, mut separation) = (0, f32::NEG_INFINITY);
+    for (i, (v, normal)) in vertices.iter().zip(p.normals()).enumerate() {
+        let s = normal.dot(c.center - *v);
+        if s > separation {
+            (edge, separation) = (i, s);
+        }
+    }
+    if separation > c.radius {
+        return None;
+    }
+    let face = (p.normals[edge], c.radius - separation);
+    if separation <= 0.0 {
+        return Some(face); // the centre is inside: out through the nearest face
+    }
+    let (v1, v2) = (vertices[edge], vertices[(edge + 1) % n]);
+    let corner = if (c.center - v1).dot(v2 - v1) < 0.0 {
+        v1
+    } else if (c.center - v2).dot(v1 - v2) < 0.0 {
+        v2
+    } else {
+        return Some(face);
+    };
+    let offset = c.center - corner;
+    let distance = offset.length();
+    if distance > c.radius {
+        return None;
+    }
+    Some((
+        offset.try_normalize().unwrap_or(face.0),
+        c.radius - distance,
+    ))
+}
+
+/// The contact between a polygon (A) and a circle (B).
+pub fn collide_polygon_circle(a: &ConvexPolygon, b: &Circle) -> Option<Contact> {
+    let (normal, depth) = polygon_circle_feature(a, b)?;
+    Some(single_point(
+        normal,
+        depth,
+        b.center - normal * (b.radius - depth * 0.5),
+    ))
+}
+
+/// The contact between two circles. Coincident centres are pushed apart along +y.
+pub fn collide_circle_circle(a: &Circle, b: &Circle) -> Option<Contact> {
+    let offset = b.center - a.center;
+    let reach = a.radius + b.radius;
+    let distance_squared = offset.length_squared();
+    if distance_squared > reach * reach {
+        return None;
+    }
+    let distance = distance_squared.sqrt();
+    let normal = offset.try_normalize().unwrap_or(Vec2::Y);
+    let depth = (reach - distance).max(0.0);
+    Some(single_point(
+        normal,
+        depth,
+        a.center + normal * (a.radius - depth * 0.5),
+    ))
+}
+
+fn single_point(normal: Vec2, depth: f32, point: Vec2) -> Contact {
+    Contact {
+        normal,
+        depth,
+        points: [point, point],
+        point_count: 1,
+    }
+}

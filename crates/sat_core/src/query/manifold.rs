@@ -1,0 +1,90 @@
+//! Contact points by clipping the incident edge against the reference face (as Box2D does).
+
+use glam::Vec2;
+
+use super::contact::Contact;
+use crate::shape::ConvexPolygon;
+
+/// Index of the normal of `polygon` most aligned with `direction`.
+#[inline]
+fn most_aligned(polygon: &ConvexPolygon, direction: Vec2) -> usize {
+    let mut best = 0;
+    let mut best_dot = f32::NEG_INFINITY;
+    for (i, n) in polygon.normals().iter().enumerate() {
+        let d = n.dot(direction);
+        if d > best_dot {
+            (best, best_dot) = (i, d);
+        }
+    }
+    best
+}
+
+/// Keeps the part of segment `p` where `tangent · x >= limit`.
+#[inline]
+fn clip(p: [Vec2; 2], tangent: Vec2, limit: f32) -> Option<[Vec2; 2]> {
+    let d0 = p[0].dot(tangent) - limit;
+    let d1 = p[1].dot(tangent) - limit;
+    match (d0 >= 0.0, d1 >= 0.0) {
+        (true, true) => Some(p),
+        (false, false) => None,
+        (inside0, _) => {
+            let cut = p[0] + (p[1] - p[0]) * (d0 / (d0 - d1));
+            Some(if inside0 { [p[0], cut] } else { [cut, p[1]] })
+        }
+    }
+}
+
+/// The contact of an overlapping pair whose separating normal (from `reference` towards
+/// `incident`) belongs to `reference`; `depth` is the overlap along it.
+pub(crate) fn clip_manifold(
+    reference: &ConvexPolygon,
+    incident: &ConvexPolygon,
+    normal: Vec2,
+    depth: f32,
+) -> Contact {
+    let n_ref = reference.len as usize;
+    let n_inc = incident.len as usize;
+    let face = most_aligned(reference, normal);
+    let face_normal = reference.normals[face];
+    let r1 = reference.vertices[face];
+    let r2 = reference.vertices[(face + 1) % n_ref];
+    let edge = most_aligned(incident, -face_normal);
+    let segment = [
+        incident.vertices[edge],
+        incident.vertices[(edge + 1) % n_inc],
+    ];
+    // Measure from r1 for precision far from the origin.
+    let tangent = face_normal.perp(); // along r1 → r2 for a counter-clockwise polygon
+    let local = [segment[0] - r1, segment[1] - r1];
+    let clipped =
+        clip(local, tangent, 0.0).and_then(|s| clip(s, -tangent, -(r2 - r1).dot(tangent)));
+    let slop = 1.0e-5 * (reference.radius + incident.radius).max(1.0) + depth * 1.0e-4;
+    let mut contact = Contact {
+        normal,
+        depth,
+        points: [Vec2::ZERO; 2],
+        point_count: 0,
+    };
+    if let Some(clipped) = clipped {
+        for p in clipped {
+            let separation = p.dot(face_normal);
+            if separation <= slop {
+                // Halfway between the incident point and the reference face.
+                contact.points[contact.point_count as usize] =
+                    r1 + p - face_normal * (separation * 0.5);
+                contact.point_count += 1;
+            }
+        }
+    }
+    if contact.point_count == 0 {
+        // Only through round-off: fall back to the incident vertex deepest in the reference.
+        let (_, deepest) = incident.support(-face_normal);
+        let separation = (deepest - r1).dot(face_normal);
+        contact.points[0] = deepest - face_normal * (separation * 0.5);
+        contact.point_count = 1;
+    }
+    if contact.point_count == 1 {
+        contact.points[1] = contact.points[0];
+    }
+    contact
+}

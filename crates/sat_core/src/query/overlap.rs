@@ -1,0 +1,47 @@
+//! [`overlap`]: the boolean SAT test, with an early exit at the first separating axis.
+
+use glam::Vec2;
+
+use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
+
+/// Whether two shapes (in the same frame) overlap or touch.
+///
+/// Stops at the first separating axis and normalises nothing: the cheapest test, for triggers
+/// and culling. Agrees with [`collide`](crate::collide) returning `Some`.
+///
+/// ```
+/// # use sat_core::{overlap, ConvexPolygon, Pose}; use glam::Vec2;
+/// let a = ConvexPolygon::rectangle(2.0, 2.0);
+/// let b = a.transformed(&Pose::from_translation(Vec2::new(2.0, 0.0))).unwrap();
+/// let c = a.transformed(&Pose::from_translation(Vec2::new(2.5, 0.0))).unwrap();
+/// assert!(overlap(&a, &b)); // touching counts
+/// assert!(!overlap(&a, &c));
+/// ```
+pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
+    match (a.as_shape(), b.as_shape()) {
+        (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) => overlap_polygon_polygon(a, b),
+        (ShapeRef::Polygon(p), ShapeRef::Circle(c))
+        | (ShapeRef::Circle(c), ShapeRef::Polygon(p)) => overlap_polygon_circle(p, c),
+        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => {
+            let r = a.radius + b.radius;
+            a.center.distance_squared(b.center) <= r * r
+        }
+    }
+}
+
+#[inline]
+fn separated_on(a: &ConvexPolygon, b: &ConvexPolygon, axis: Vec2) -> bool {
+    let (a_min, a_max) = a.project(axis);
+    let (b_min, b_max) = b.project(axis);
+    a_max < b_min || b_max < a_min
+}
+
+/// Whether two polygons overlap or touch.
+pub fn overlap_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
+    !a.axes().any(|axis| separated_on(a, b, axis)) && !b.axes().any(|axis| separated_on(a, b, axis))
+}
+
+/// Whether a polygon and a circle overlap or touch.
+pub fn overlap_polygon_circle(p: &ConvexPolygon, c: &Circle) -> bool {
+    crate::query::collide::polygon_circle_feature(p, c).is_some()
+}

@@ -1,0 +1,479 @@
+//! [`ConvexPolygon`]: a validated convex polygon with cached normals, unique axes, centroid and
+//! bounding radius.
+
+use core::fmt;
+
+use glam::{DVec2, Vec2};
+
+/// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
+/// are removed).
+///
+/// Polygons are stored inline (no heap allocation), so this bounds the size of every shape.
+/// Box2D caps polygons at 8 vertices; 16 leaves room for rounder shapes, and circles are exact.
+pub const MAX_VERTICES: usize = 16;
+
+/// The largest absolute coordinate a polygon vertex may have.
+///
+/// Beyond this, products of coordinates (areas, projections) could overflow `f32`.
+pub const MAX_COORDINATE: f32 = 1.0e18;
+
+/// The smallest area a polygon may have, in square units.
+///
+/// Smaller polygons (and polygons whose area is below a millionth of the square of their size)
+/// are rejected with [`PolygonError::ZeroArea`]: their normals would be noise in `f32`.
+pub const MIN_AREA: f32 = 1.0e-10;
+
+/// The smallest size [`ConvexPolygon::rectangle`] and [`ConvexPolygon::regular`] produce.
+pub const MIN_SIZE: f32 = 1.0e-4;
+
+/// Why a point list is not a valid [`ConvexPolygon`].
+///
+/// Every index refers to the position of the offending point in the input, counted from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolygonError {
+    /// Fewer than 3 points were given.
+    TooFewPoints {
+        /// How many points were given.
+        count: usize,
+    },
+    /// More than [`MAX_VERTICES`] points were given.
+    TooManyPoints {
+        /// How many points were given.
+        count: usize,
+        /// The limit, [`MAX_VERTICES`].
+        max: usize,
+    },
+    /// A coordinate is NaN or infinite.
+    NonFinite {
+        /// The point with the non-finite coordinate.
+        index: usize,
+    },
+    /// A coordinate's magnitude exceeds [`MAX_COORDINATE`].
+    OutOfRange {
+        /// The point with the out-of-range coordinate.
+        index: usize,
+    },
+    /// A point repeats the point before it (the last point is compared with the first).
+    DuplicatePoint {
+        /// The repeated point (the second of the two equal points).
+        index: usize,
+    },
+    /// The points enclose zero or nearly zero area (all collinear, or a sliver), see [`MIN_AREA`].
+    ZeroArea,
+    /// The outline turns the wrong way at this point: it is concave there, or the outline crosses
+    /// itself like a figure eight.
+    NotConvex {
+        /// The point where the outline turns the wrong way.
+        index: usize,
+    },
+    /// Every turn goes the same way but the outline winds around more than once (a star).
+    SelfIntersecting {
+        /// The point where the outline completes its first full turn.
+        index: usize,
+    },
+}
+
+impl fmt::Display for PolygonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Self::TooFewPoints { count } => {
+                write!(f, "a polygon needs at least 3 points, got {count}")
+            }
+            Self::TooManyPoints { count, max } => {
+                write!(f, "a polygon has at most {max} points, got {count}")
+            }
+            Self::NonFinite { index } => {
+                write!(f, "point {index} has a NaN or infinite coordinate")
+            }
+            Self::OutOfRange { index } => write!(
+                f,
+                "point {index} has a coordinate larger than {MAX_COORDINATE:e} in magnitude"
+            ),
+            Self::DuplicatePoint { index } => {
+                write!(f, "point {index} repeats the point before it")
+            }
+            Self::ZeroArea => write!(f, "the points enclose (nearly) zero area"),
+            Self::NotConvex { index } => {
+                write!(f, "the outline is not convex at point {index}")
+            }
+            Self::SelfIntersecting { index } => write!(
+                f,
+                "the outline winds around more than once (crosses itself) at point {index}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PolygonError {}
+
+/// A convex polygon, validated at construction.
+///
+/// - Vertices are stored counter-clockwise (y up); clockwise input is reordered.
+/// - Collinear points (a vertex lying on the straight line between its neighbours) are
+///   **removed**, so every stored vertex is a real corner.
+/// - The outward normal of edge `v[i] → v[i+1]` is `normals()[i]`, of unit length.
+/// - The unique separating axes are cached: parallel edges share one axis, so a rectangle has 2
+///   and a regular hexagon 3.
+///
+/// A `ConvexPolygon` cannot be invalid, so the queries that take it never fail or panic.
+///
+/// # Example
+/// ```
+/// use sat_core::{ConvexPolygon, PolygonError};
+/// use glam::Vec2;
+///
+/// // Clockwise input is accepted and stored counter-clockwise.
+/// let square = ConvexPolygon::new([
+///     Vec2::new(0.0, 0.0), Vec2::new(0.0, 2.0), Vec2::new(2.0, 2.0), Vec2::new(2.0, 0.0),
+/// ])?;
+/// assert_eq!(square.vertices()[1], Vec2::new(2.0, 0.0));
+/// assert_eq!(square.axes().count(), 2);
+/// assert_eq!(square.centroid(), Vec2::new(1.0, 1.0));
+///
+/// // A concave outline is refused, naming the vertex.
+/// let arrow = ConvexPolygon::new([
+///     Vec2::new(0.0, 0.0), Vec2::new(2.0, 1.0), Vec2::new(0.0, 2.0), Vec2::new(1.0, 1.0),
+/// ]);
+/// assert_eq!(arrow, Err(PolygonError::NotConvex { index: 3 }));
+/// # Ok::<(), PolygonError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct ConvexPolygon {
+    pub(crate) vertices: [Vec2; MAX_VERTICES],
+    pub(crate) normals: [Vec2; MAX_VERTICES],
+    pub(crate) len: u8,
+    /// Bit `i` is set when `normals[i]` is one of the unique axes.
+    pub(crate) axis_mask: u16,
+    pub(crate) centroid: Vec2,
+    pub(crate) radius: f32,
+}
+
+impl PartialEq for ConvexPolygon {
+    fn eq(&self, other: &Self) -> bool {
+        self.vertices() == other.vertices()
+    }
+}
+
+impl fmt::Debug for ConvexPolygon {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ConvexPolygon")
+            .field("vertices", &self.vertices())
+            .field("centroid", &self.centroid)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `sin` of the largest angle at which two edges still count as collinear (and are merged).
+const ANGLE_TOLERANCE: f64 = 1.0e-6;
+
+/// How close to -1 the dot product of two edge normals must be for them to share an axis
+/// (about 1.4e-5 radians: only edges that are parallel up to `f32` round-off).
+const ANTIPARALLEL_TOLERANCE: f64 = 1.0e-10;
+
+impl ConvexPolygon {
+    /// Builds a convex polygon from its outline, in either winding order.
+    ///
+    /// Collinear points are removed; clockwise outlines are reversed (indices in errors still
+    /// refer to the input order).
+    ///
+    /// # Errors
+    /// A [`PolygonError`] naming the first problem found, checked in this order: too many points,
+    /// a non-finite or out-of-range coordinate, too few points, a repeated consecutive point,
+    /// (near-)zero area, a concave or crossing outline.
+    pub fn new(points: impl IntoIterator<Item = Vec2>) -> Result<Self, PolygonError> {
+        let mut input = [DVec2::ZERO; MAX_VERTICES];
+        let mut count = 0;
+        for point in points {
+            if count < MAX_VERTICES {
+                if !point.is_finite() {
+                    return Err(PolygonError::NonFinite { index: count });
+                }
+                if point.abs().max_element() > MAX_COORDINATE {
+                    return Err(PolygonError::OutOfRange { index: count });
+                }
+                input[count] = point.as_dvec2();
+            }
+            count += 1;
+        }
+        if count > MAX_VERTICES {
+            return Err(PolygonError::TooManyPoints {
+                count,
+                max: MAX_VERTICES,
+            });
+        }
+        if count < 3 {
+            return Err(PolygonError::TooFewPoints { count });
+        }
+        let input = &input[..count];
+        validate_outline(input)
+    }
+
+    /// An axis-aligned rectangle centred at the origin.
+    ///
+    /// Negative sizes are taken by magnitude. Sizes are clamped to [`MIN_SIZE`]`..=`
+    /// [`MAX_COORDINATE`], and a NaN size counts as [`MIN_SIZE`], so that this constructor stays
+    /// infallible; use [`ConvexPolygon::new`] to have such input refused.
+    ///
+    /// ```
+    /// # use sat_core::ConvexPolygon; use glam::Vec2;
+    /// let r = ConvexPolygon::rectangle(4.0, 2.0);
+    /// assert_eq!(r.vertices(), &[
+    ///     Vec2::new(-2.0, -1.0), Vec2::new(2.0, -1.0), Vec2::new(2.0, 1.0), Vec2::new(-2.0, 1.0),
+    /// ]);
+    /// ```
+    pub fn rectangle(width: f32, height: f32) -> Self {
+        let half = Vec2::new(sanitize_size(width), sanitize_size(height)) * 0.5;
+        let vertices = [
+            Vec2::new(-half.x, -half.y),
+            Vec2::new(half.x, -half.y),
+            Vec2::new(half.x, half.y),
+            Vec2::new(-half.x, half.y),
+        ];
+        let normals = [Vec2::NEG_Y, Vec2::X, Vec2::Y, Vec2::NEG_X];
+        Self::from_parts(&vertices, &normals, 0b0011, Vec2::ZERO, half.length())
+    }
+
+    /// A regular polygon centred at the origin with its first vertex at angle 0 (on the +x axis).
+    ///
+    /// `sides` is clamped to `3..=MAX_VERTICES`; `radius` (centre to vertex) is sanitized like
+    /// the sizes of [`ConvexPolygon::rectangle`].
+    ///
+    /// ```
+    /// # use sat_core::ConvexPolygon;
+    /// let hexagon = ConvexPolygon::regular(6, 1.0);
+    /// assert_eq!(hexagon.vertices().len(), 6);
+    /// assert_eq!(hexagon.axes().count(), 3);
+    /// ```
+    pub fn regular(sides: usize, radius: f32) -> Self {
+        let sides = sides.clamp(3, MAX_VERTICES);
+        let radius = f64::from(sanitize_size(radius));
+        let mut points = [DVec2::ZERO; MAX_VERTICES];
+        for (i, p) in points.iter_mut().take(sides).enumerate() {
+            let angle = core::f64::consts::TAU * i as f64 / sides as f64;
+            *p = DVec2::new(angle.cos(), angle.sin()) * radius;
+        }
+        // A regular outline of a sanitized radius always validates; the fallback only keeps this
+        // constructor infallible without an unwrap.
+        validate_outline(&points[..sides]).unwrap_or_else(|_| {
+            let side = radius as f32 * core::f32::consts::SQRT_2;
+            Self::rectangle(side, side)
+        })
+    }
+
+    /// The vertices, counter-clockwise.
+    pub fn vertices(&self) -> &[Vec2] {
+        &self.vertices[..self.len as usize]
+    }
+
+    /// The outward unit normals; `normals()[i]` belongs to the edge `vertices()[i] →
+    /// vertices()[i + 1]` (wrapping around).
+    pub fn normals(&self) -> &[Vec2] {
+        &self.normals[..self.len as usize]
+    }
+
+    /// The unique separating axes: one outward normal per direction, parallel edges sharing one.
+    pub fn axes(&self) -> impl Iterator<Item = Vec2> + '_ {
+        self.axis_indices().map(|i| self.normals[i])
+    }
+
+    /// Indices into [`normals`](Self::normals) of the unique axes.
+    pub(crate) fn axis_indices(&self) -> impl Iterator<Item = usize> + use<> {
+        let mut mask = self.axis_mask;
+        core::iter::from_fn(move || {
+            if mask == 0 {
+                return None;
+            }
+            let i = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            Some(i)
+        })
+    }
+
+    /// The area centroid.
+    pub fn centroid(&self) -> Vec2 {
+        self.centroid
+    }
+
+    /// The distance from the centroid to the farthest vertex (an upper bound once the polygon
+    /// has been placed with a non-uniform scale).
+    pub fn bounding_radius(&self) -> f32 {
+        self.radius
+    }
+
+    /// The lowest and highest projection of the vertices on `axis`.
+    #[inline]
+    pub fn project(&self, axis: Vec2) -> (f32, f32) {
+        let vertices = self.vertices();
+        let first = vertices[0].dot(axis);
+        vertices[1..].iter().fold((first, first), |(lo, hi), v| {
+            let p = v.dot(axis);
+            (lo.min(p), hi.max(p))
+        })
+    }
+
+    /// The lowest and highest projection on `axis` of the vertices relative to `origin`.
+    ///
+    /// Measuring from a nearby origin keeps precision for shapes far from the world origin.
+    #[inline]
+    pub(crate) fn project_from(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
+        let vertices = self.vertices();
+        let first = (vertices[0] - origin).dot(axis);
+        vertices[1..].iter().fold((first, first), |(lo, hi), v| {
+            let p = (*v - origin).dot(axis);
+            (lo.min(p), hi.max(p))
+        })
+    }
+
+    /// The vertex farthest along `direction`, and its index.
+    #[inline]
+    pub(crate) fn support(&self, direction: Vec2) -> (usize, Vec2) {
+        let mut best = 0;
+        let mut best_dot = self.vertices[0].dot(direction);
+        for (i, v) in self.vertices().iter().enumerate().skip(1) {
+            let d = v.dot(direction);
+            if d > best_dot {
+                best = i;
+                best_dot = d;
+            }
+        }
+        (best, self.vertices[best])
+    }
+
+    /// Builds a polygon from already valid parts (counter-clockwise, unit outward normals).
+    pub(crate) fn from_parts(
+        vertices: &[Vec2],
+        normals: &[Vec2],
+        axis_mask: u16,
+        centroid: Vec2,
+        radius: f32,
+    ) -> Self {
+        let mut polygon = Self {
+            vertices: [Vec2::ZERO; MAX_VERTICES],
+            normals: [Vec2::ZERO; MAX_VERTICES],
+            len: vertices.len() as u8,
+            axis_mask,
+            centroid,
+            radius,
+        };
+        polygon.vertices[..vertices.len()].copy_from_slice(vertices);
+        polygon.normals[..normals.len()].copy_from_slice(normals);
+        polygon
+    }
+}
+
+fn sanitize_size(size: f32) -> f32 {
+    let size = size.abs();
+    if size.is_nan() {
+        MIN_SIZE
+    } else {
+        size.clamp(MIN_SIZE, MAX_COORDINATE)
+    }
+}
+
+fn cross(a: DVec2, b: DVec2) -> f64 {
+    a.perp_dot(b)
+}
+
+/// Validates finite, in-range input points (3 to `MAX_VERTICES` of them) and builds the polygon.
+fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
+    let n = input.len();
+    let (lo, hi) = input
+        .iter()
+        .fold((input[0], input[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = (hi - lo).max_element();
+    // Repeated consecutive points, with a tolerance relative to the polygon's size.
+    let same_point = size * 1.0e-7;
+    for i in 0..n {
+        let next = (i + 1) % n;
+        if (input[next] - input[i]).length() <= same_point {
+            return Err(PolygonError::DuplicatePoint { index: next });
+        }
+    }
+    // Signed area (shoelace, relative to the first point for precision).
+    let origin = input[0];
+    let twice_area: f64 = (1..n - 1)
+        .map(|i| cross(input[i] - origin, input[i + 1] - origin))
+        .sum();
+    let area = twice_area.abs() * 0.5;
+    if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
+        return Err(PolygonError::ZeroArea);
+    }
+    // Counter-clockwise order, remembering each point's input index for error messages.
+    let mut order = [0usize; MAX_VERTICES];
+    for (i, slot) in order.iter_mut().take(n).enumerate() {
+        *slot = if twice_area > 0.0 { i } else { n - 1 - i };
+    }
+    // Turns: left is convex, straight-on is collinear (removed), right or a U-turn is concave.
+    let mut keep = [false; MAX_VERTICES];
+    let mut turning = 0.0;
+    for k in 0..n {
+        let prev = input[order[(k + n - 1) % n]];
+        let here = input[order[k]];
+        let next = input[order[(k + 1) % n]];
+        let (e0, e1) = (here - prev, next - here);
+        let sin = cross(e0, e1) / (e0.length() * e1.length());
+        let cos = e0.dot(e1) / (e0.length() * e1.length());
+        if sin > ANGLE_TOLERANCE {
+            keep[k] = true;
+        } else if sin < -ANGLE_TOLERANCE || cos < 0.0 {
+            return Err(PolygonError::NotConvex { index: order[k] });
+        }
+        turning += sin.atan2(cos);
+        if turning > core::f64::consts::TAU + 1.0e-3 {
+            return Err(PolygonError::SelfIntersecting { index: order[k] });
+        }
+    }
+    let mut corners = [DVec2::ZERO; MAX_VERTICES];
+    let mut len = 0;
+    for k in (0..n).filter(|&k| keep[k]) {
+        corners[len] = input[order[k]];
+        len += 1;
+    }
+    let corners = &corners[..len];
+    // A positive area guarantees at least 3 corners; guard anyway rather than panic.
+    if len < 3 {
+        return Err(PolygonError::ZeroArea);
+    }
+    Ok(polygon_from_corners(corners))
+}
+
+/// Computes normals, unique axes, centroid and radius of a valid counter-clockwise outline.
+fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
+    let n = corners.len();
+    let mut vertices = [Vec2::ZERO; MAX_VERTICES];
+    let mut normals = [DVec2::ZERO; MAX_VERTICES];
+    let mut axis_mask = 0u16;
+    for i in 0..n {
+        vertices[i] = corners[i].as_vec2();
+        let edge = corners[(i + 1) % n] - corners[i];
+        normals[i] = DVec2::new(edge.y, -edge.x).normalize_or_zero();
+        let parallel_to_earlier = (0..i).any(|j| {
+            axis_mask & (1 << j) != 0 && normals[j].dot(normals[i]) < -1.0 + ANTIPARALLEL_TOLERANCE
+        });
+        if !parallel_to_earlier {
+            axis_mask |= 1 << i;
+        }
+    }
+    // Area centroid from the fan around the first corner.
+    let origin = corners[0];
+    let (mut weighted, mut twice_area) = (DVec2::ZERO, 0.0);
+    for i in 1..n - 1 {
+        let (a, b) = (corners[i] - origin, corners[i + 1] - origin);
+        let w = cross(a, b);
+        weighted += (a + b) * w / 3.0;
+        twice_area += w;
+    }
+    let centroid = origin + weighted / twice_area;
+    let radius = corners
+        .iter()
+        .map(|c| (*c - centroid).length())
+        .fold(0.0, f64::max);
+    let normals = normals.map(DVec2::as_vec2);
+    ConvexPolygon::from_parts(
+        &vertices[..n],
+        &normals[..n],
+        axis_mask,
+        centroid.as_vec2(),
+        radius as f32,
+    )
+}

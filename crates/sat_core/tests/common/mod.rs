@@ -1,0 +1,6 @@
+//! Shared helpers for the integration tests: an independent exact reference (in f64) and shape
+//! generators.
+#![allow(dead_code, missing_docs)]
+
+pub mod reference;
+pub mod strategies;

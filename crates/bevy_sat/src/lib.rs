@@ -6,4 +6,7 @@
 //! (`SatPlugin`, `ConvexCollider`, `Velocity`, `Mighty`, `Weak`, contact flags and collision
 //! events) is being built on top of it; until then this crate only re-exports the geometry.
 
+// Library code never unwraps: bad input becomes an `Err` or a logged warning.
+#![warn(clippy::unwrap_used, clippy::expect_used)]
+
 pub use sat_core as geometry;

@@ -57,8 +57,11 @@ impl std::error::Error for BroadPhaseError {}
 pub struct SweepAndPrune {
     /// The box of each id; `None` for ids not in the broad phase.
     boxes: Vec<Option<Aabb>>,
-    /// Every present id with its box's `min.x`, sorted by `(min.x, id)` after an update.
+    /// Every present id with its box's `min.x`, sorted by `(min.x, id)` after an update. May
+    /// still hold ids removed since the last update.
     sorted: Vec<(f32, u32)>,
+    /// Per id, whether it has an entry in `sorted`.
+    listed: Vec<bool>,
     /// Ids removed since the last update (still in `sorted`).
     removed: usize,
     len: usize,
@@ -109,10 +112,14 @@ impl SweepAndPrune {
         let index = id as usize;
         if index >= self.boxes.len() {
             self.boxes.resize(index + 1, None);
+            self.listed.resize(index + 1, false);
         }
         if self.boxes[index].replace(aabb).is_none() {
             self.len += 1;
-            self.sorted.push((aabb.min.x, id));
+            if !self.listed[index] {
+                self.listed[index] = true;
+                self.sorted.push((aabb.min.x, id));
+            }
         }
         Ok(())
     }
@@ -135,6 +142,7 @@ impl SweepAndPrune {
     /// Removes every box.
     pub fn clear(&mut self) {
         self.boxes.clear();
+        self.listed.clear();
         self.sorted.clear();
         self.removed = 0;
         self.len = 0;
@@ -179,8 +187,12 @@ impl SweepAndPrune {
     /// Drops removed ids, refreshes the keys and re-sorts, incrementally when little changed.
     fn update_order(&mut self) {
         if self.removed > 0 {
-            let boxes = &self.boxes;
-            self.sorted.retain(|&(_, id)| boxes[id as usize].is_some());
+            let (boxes, listed) = (&self.boxes, &mut self.listed);
+            self.sorted.retain(|&(_, id)| {
+                let present = boxes[id as usize].is_some();
+                listed[id as usize] = present;
+                present
+            });
             self.removed = 0;
         }
         for entry in &mut self.sorted {

@@ -40,6 +40,9 @@
 //! # Ok::<(), sat_core::TransformError>(())
 //! ```
 
+// Library code never unwraps: bad input becomes an `Err` or a logged warning.
+#![warn(clippy::unwrap_used, clippy::expect_used)]
+
 mod aabb;
 mod broad_phase;
 mod pose;

@@ -106,6 +106,15 @@ impl Pose {
     }
 }
 
+/// `v` normalised, also when its length squared would underflow or overflow `f32`.
+fn unit(v: Vec2) -> Option<Vec2> {
+    let largest = v.abs().max_element();
+    if !(largest > 0.0 && largest.is_finite()) {
+        return None;
+    }
+    (v / largest).try_normalize()
+}
+
 fn in_range(p: Vec2) -> bool {
     p.is_finite() && p.abs().max_element() <= MAX_COORDINATE
 }
@@ -145,14 +154,18 @@ impl ConvexPolygon {
                 return Err(TransformError::OutOfRange);
             }
         }
+        // Far from the origin, f32 round-off can merge the corners of a small shape.
+        if (0..n).any(|k| vertices[k] == vertices[(k + 1) % n]) {
+            return Err(TransformError::OutOfRange);
+        }
         let mut axis_mask = 0u16;
         if pose.scale == Vec2::ONE {
-            for k in 0..n {
-                normals[k] = pose.rotation.rotate(self.normals[k]);
+            for (world, local) in normals.iter_mut().zip(self.normals()) {
+                *world = pose.rotation.rotate(*local);
             }
             axis_mask = self.axis_mask;
         } else {
-            for k in 0..n {
+            for (k, world_normal) in normals.iter_mut().enumerate().take(n) {
                 // World edge k runs between the images of local vertices source(k) and
                 // source(k + 1): in local terms, edge `local` (reversed when mirrored).
                 let local = if mirrored { (2 * n - 2 - k) % n } else { k };
@@ -162,11 +175,10 @@ impl ConvexPolygon {
                 if mirrored {
                     edge = -edge;
                 }
-                let normal = Vec2::new(edge.y, -edge.x).try_normalize();
-                let Some(normal) = normal else {
+                let Some(normal) = unit(Vec2::new(edge.y, -edge.x)) else {
                     return Err(TransformError::OutOfRange);
                 };
-                normals[k] = pose.rotation.rotate(normal);
+                *world_normal = pose.rotation.rotate(normal);
                 if self.axis_mask & (1 << local) != 0 {
                     axis_mask |= 1 << k;
                 }

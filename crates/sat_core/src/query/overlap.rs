@@ -29,16 +29,20 @@ pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
     }
 }
 
+/// Whether `axis` separates the polygons, measured from `origin` exactly as
+/// [`collide`](crate::collide) measures, so that the two always agree.
 #[inline]
-fn separated_on(a: &ConvexPolygon, b: &ConvexPolygon, axis: Vec2) -> bool {
-    let (a_min, a_max) = a.project(axis);
-    let (b_min, b_max) = b.project(axis);
+fn separated_on(a: &ConvexPolygon, b: &ConvexPolygon, origin: Vec2, axis: Vec2) -> bool {
+    let (a_min, a_max) = a.project_from(origin, axis);
+    let (b_min, b_max) = b.project_from(origin, axis);
     a_max < b_min || b_max < a_min
 }
 
 /// Whether two polygons overlap or touch.
 pub fn overlap_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
-    !a.axes().any(|axis| separated_on(a, b, axis)) && !b.axes().any(|axis| separated_on(a, b, axis))
+    let origin = a.vertices[0];
+    !a.axes().any(|axis| separated_on(a, b, origin, axis))
+        && !b.axes().any(|axis| separated_on(a, b, origin, axis))
 }
 
 /// Whether a polygon and a circle overlap or touch.

@@ -398,27 +398,32 @@ fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
     if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
         return Err(PolygonError::ZeroArea);
     }
-    // Counter-clockwise order, remembering each point's input index for error messages.
+    // Counter-clockwise order (the first point stays first), remembering each point's input index for error messages.
     let mut order = [0usize; MAX_VERTICES];
     for (i, slot) in order.iter_mut().take(n).enumerate() {
-        *slot = if twice_area > 0.0 { i } else { n - 1 - i };
+        *slot = if twice_area > 0.0 { i } else { (n - i) % n };
     }
     // Turns: left is convex, straight-on is collinear (removed), right or a U-turn is concave.
     let mut keep = [false; MAX_VERTICES];
-    let mut turning = 0.0;
+    let mut turns = [0.0; MAX_VERTICES];
     for k in 0..n {
         let prev = input[order[(k + n - 1) % n]];
         let here = input[order[k]];
         let next = input[order[(k + 1) % n]];
         let (e0, e1) = (here - prev, next - here);
-        let sin = cross(e0, e1) / (e0.length() * e1.length());
-        let cos = e0.dot(e1) / (e0.length() * e1.length());
+        let lengths = e0.length() * e1.length();
+        let (sin, cos) = (cross(e0, e1) / lengths, e0.dot(e1) / lengths);
         if sin > ANGLE_TOLERANCE {
             keep[k] = true;
         } else if sin < -ANGLE_TOLERANCE || cos < 0.0 {
             return Err(PolygonError::NotConvex { index: order[k] });
         }
-        turning += sin.atan2(cos);
+        turns[k] = sin.atan2(cos);
+    }
+    // All turns go left; a simple outline turns exactly once around in total, a star more.
+    let mut turning = 0.0;
+    for k in 0..n {
+        turning += turns[k];
         if turning > core::f64::consts::TAU + 1.0e-3 {
             return Err(PolygonError::SelfIntersecting { index: order[k] });
         }

@@ -43,6 +43,7 @@ impl<'de> Deserialize<'de> for Circle {
 }
 
 #[derive(Serialize, Deserialize)]
+#[allow(clippy::large_enum_variant)] // short-lived, on the stack
 enum ShapeData {
     Polygon(ConvexPolygon),
     Circle(Circle),

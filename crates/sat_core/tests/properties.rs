@@ -159,3 +159,29 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `collide_within` reports every pair closer than the margin, never claims a gap larger
+    /// than the true distance, and agrees with `collide` on overlapping pairs.
+    #[test]
+    fn speculative_contacts_within_margin(a in placed_shape(), b in placed_shape(), margin in 0.0f32..5.0) {
+        let distance = Difference::new(&a, &b).signed_distance();
+        let tol = tolerance(&a, &b);
+        let within = sat_core::collide_within(&a, &b, margin);
+        if distance < f64::from(margin) - tol {
+            prop_assert!(within.is_some(), "distance {} under margin {}", distance, margin);
+        }
+        if let Some(c) = within {
+            prop_assert!(c.depth >= -margin && f64::from(-c.depth) <= distance.max(0.0) + 4.0 * tol,
+                "gap {} vs distance {}", -c.depth, distance);
+            if let Some(exact) = collide(&a, &b).filter(|c| c.depth > 0.0) {
+                prop_assert_eq!(c.depth, exact.depth);
+                prop_assert_eq!(c.normal, exact.normal);
+            }
+        } else {
+            prop_assert!(distance > f64::from(margin) - tol);
+        }
+    }
+}

@@ -26,13 +26,39 @@ use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
 /// assert_eq!(c.points().len(), 2); // both bottom corners
 /// ```
 pub fn collide<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> Option<Contact> {
+    collide_within(a, b, 0.0)
+}
+
+/// Like [`collide`], but also answers for shapes that are apart by at most `margin` (a
+/// speculative contact): then `depth` is negative, minus the gap along `normal`.
+///
+/// Physics uses this to keep a resting contact from flickering when round-off leaves a gap of
+/// a few ulps. For polygons the gap is measured like the overlap, along the best separating
+/// axis, which is the true distance except between two corners, where it is less. A negative
+/// or NaN `margin` counts as 0.
+///
+/// ```
+/// # use sat_core::{collide, collide_within, ConvexPolygon, Pose}; use glam::Vec2;
+/// let a = ConvexPolygon::rectangle(2.0, 2.0);
+/// let b = a.transformed(&Pose::from_translation(Vec2::new(2.005, 0.0))).unwrap();
+/// assert!(collide(&a, &b).is_none());
+/// let c = collide_within(&a, &b, 0.01).unwrap();
+/// assert_eq!(c.normal, Vec2::X);
+/// assert!((c.depth + 0.005).abs() < 1e-6);
+/// ```
+pub fn collide_within<A: AsShape + ?Sized, B: AsShape + ?Sized>(
+    a: &A,
+    b: &B,
+    margin: f32,
+) -> Option<Contact> {
+    let margin = if margin > 0.0 { margin } else { 0.0 };
     match (a.as_shape(), b.as_shape()) {
-        (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) => collide_polygon_polygon(a, b),
-        (ShapeRef::Polygon(a), ShapeRef::Circle(b)) => collide_polygon_circle(a, b),
+        (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) => polygon_polygon(a, b, margin),
+        (ShapeRef::Polygon(a), ShapeRef::Circle(b)) => polygon_circle(a, b, margin),
         (ShapeRef::Circle(a), ShapeRef::Polygon(b)) => {
-            collide_polygon_circle(b, a).map(|c| c.flipped())
+            polygon_circle(b, a, margin).map(|c| c.flipped())
         }
-        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => collide_circle_circle(a, b),
+        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => circle_circle(a, b, margin),
     }
 }
 
@@ -52,13 +78,14 @@ fn test_axis(
     origin: Vec2,
     axis: Vec2,
     on_a: bool,
+    margin: f32,
     best: &mut Best,
 ) -> bool {
     let (a_min, a_max) = a.project_from(origin, axis);
     let (b_min, b_max) = b.project_from(origin, axis);
     let out_negative = a_max - b_min; // A leaves along -axis
     let out_positive = b_max - a_min; // A leaves along +axis
-    if out_negative < 0.0 || out_positive < 0.0 {
+    if out_negative < -margin || out_positive < -margin {
         return false;
     }
     let (depth, normal) = if out_negative <= out_positive {
@@ -78,7 +105,7 @@ fn test_axis(
 
 /// The contact between two polygons. On equal overlap, A's axes win (A holds the reference
 /// face), which keeps the answer stable from step to step.
-pub fn collide_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> Option<Contact> {
+fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Contact> {
     let origin = a.vertices[0];
     let mut best = Best {
         depth: f32::INFINITY,
@@ -86,12 +113,12 @@ pub fn collide_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> Option<C
         on_a: true,
     };
     for i in a.axis_indices() {
-        if !test_axis(a, b, origin, a.normals[i], true, &mut best) {
+        if !test_axis(a, b, origin, a.normals[i], true, margin, &mut best) {
             return None;
         }
     }
     for i in b.axis_indices() {
-        if !test_axis(a, b, origin, b.normals[i], false, &mut best) {
+        if !test_axis(a, b, origin, b.normals[i], false, margin, &mut best) {
             return None;
         }
     }
@@ -104,7 +131,11 @@ pub fn collide_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> Option<C
 
 /// Which part of a polygon is closest to a circle's centre: `(normal from the polygon towards
 /// the circle, depth)`, or `None` when they are apart.
-pub(crate) fn polygon_circle_feature(p: &ConvexPolygon, c: &Circle) -> Option<(Vec2, f32)> {
+pub(crate) fn polygon_circle_feature(
+    p: &ConvexPolygon,
+    c: &Circle,
+    margin: f32,
+) -> Option<(Vec2, f32)> {
     let vertices = p.vertices();
     let n = vertices.len();
     let (mut edge, mut separation) = (0, f32::NEG_INFINITY);
@@ -114,7 +145,7 @@ pub(crate) fn polygon_circle_feature(p: &ConvexPolygon, c: &Circle) -> Option<(V
             (edge, separation) = (i, s);
         }
     }
-    if separation > c.radius {
+    if separation > c.radius + margin {
         return None;
     }
     let face = (p.normals[edge], c.radius - separation);
@@ -131,7 +162,7 @@ pub(crate) fn polygon_circle_feature(p: &ConvexPolygon, c: &Circle) -> Option<(V
     };
     let offset = c.center - corner;
     let distance = offset.length();
-    if distance > c.radius {
+    if distance > c.radius + margin {
         return None;
     }
     Some((
@@ -141,8 +172,8 @@ pub(crate) fn polygon_circle_feature(p: &ConvexPolygon, c: &Circle) -> Option<(V
 }
 
 /// The contact between a polygon (A) and a circle (B).
-pub fn collide_polygon_circle(a: &ConvexPolygon, b: &Circle) -> Option<Contact> {
-    let (normal, depth) = polygon_circle_feature(a, b)?;
+fn polygon_circle(a: &ConvexPolygon, b: &Circle, margin: f32) -> Option<Contact> {
+    let (normal, depth) = polygon_circle_feature(a, b, margin)?;
     Some(single_point(
         normal,
         depth,
@@ -151,16 +182,17 @@ pub fn collide_polygon_circle(a: &ConvexPolygon, b: &Circle) -> Option<Contact> 
 }
 
 /// The contact between two circles. Coincident centres are pushed apart along +y.
-pub fn collide_circle_circle(a: &Circle, b: &Circle) -> Option<Contact> {
+fn circle_circle(a: &Circle, b: &Circle, margin: f32) -> Option<Contact> {
     let offset = b.center - a.center;
-    let reach = a.radius + b.radius;
+    let radii = a.radius + b.radius;
+    let reach = radii + margin;
     let distance_squared = offset.length_squared();
     if distance_squared > reach * reach {
         return None;
     }
     let distance = distance_squared.sqrt();
     let normal = offset.try_normalize().unwrap_or(Vec2::Y);
-    let depth = (reach - distance).max(0.0);
+    let depth = (radii - distance).max(-margin);
     Some(single_point(
         normal,
         depth,

@@ -58,7 +58,10 @@ pub(crate) fn clip_manifold(
     let local = [segment[0] - r1, segment[1] - r1];
     let clipped =
         clip(local, tangent, 0.0).and_then(|s| clip(s, -tangent, -(r2 - r1).dot(tangent)));
-    let slop = 1.0e-5 * (reference.radius + incident.radius).max(1.0) + depth * 1.0e-4;
+    // Keep the points within round-off of the deepest possible one (a negative depth is a gap).
+    let slop = 1.0e-5 * (reference.radius + incident.radius).max(1.0)
+        + depth.abs() * 1.0e-4
+        + (-depth).max(0.0);
     let mut contact = Contact {
         normal,
         depth,

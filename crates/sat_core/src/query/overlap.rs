@@ -39,13 +39,13 @@ fn separated_on(a: &ConvexPolygon, b: &ConvexPolygon, origin: Vec2, axis: Vec2) 
 }
 
 /// Whether two polygons overlap or touch.
-pub fn overlap_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
+fn overlap_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
     let origin = a.vertices[0];
     !a.axes().any(|axis| separated_on(a, b, origin, axis))
         && !b.axes().any(|axis| separated_on(a, b, origin, axis))
 }
 
 /// Whether a polygon and a circle overlap or touch.
-pub fn overlap_polygon_circle(p: &ConvexPolygon, c: &Circle) -> bool {
-    crate::query::collide::polygon_circle_feature(p, c).is_some()
+fn overlap_polygon_circle(p: &ConvexPolygon, c: &Circle) -> bool {
+    crate::query::collide::polygon_circle_feature(p, c, 0.0).is_some()
 }

@@ -144,4 +144,13 @@ impl Shape {
     pub fn centroid(&self) -> Vec2 {
         self.as_shape().centroid()
     }
+
+    /// Moves the shape by `offset` in place (cheaper than placing it again).
+    #[inline]
+    pub fn translate(&mut self, offset: Vec2) {
+        match self {
+            Self::Polygon(p) => p.translate(offset),
+            Self::Circle(c) => c.center += offset,
+        }
+    }
 }

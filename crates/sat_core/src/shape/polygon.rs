@@ -294,6 +294,15 @@ impl ConvexPolygon {
         self.centroid
     }
 
+    /// Moves the polygon by `offset` in place.
+    #[inline]
+    pub fn translate(&mut self, offset: Vec2) {
+        for v in &mut self.vertices[..self.len as usize] {
+            *v += offset;
+        }
+        self.centroid += offset;
+    }
+
     /// The distance from the centroid to the farthest vertex (an upper bound once the polygon
     /// has been placed with a non-uniform scale).
     pub fn bounding_radius(&self) -> f32 {

@@ -1,0 +1,241 @@
+//! The components a game puts on its entities: [`ConvexCollider`], [`Velocity`], the body kinds
+//! [`Mighty`] and [`Weak`], [`Sensor`], [`CollisionLayers`], and the [`ContactFlags`] the plugin
+//! writes back.
+
+use bevy::prelude::*;
+use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
+
+/// A convex shape in the entity's local space. It follows the entity's [`Transform`]:
+/// translation, rotation about z, and scale (x and y).
+///
+/// Colliders are placed from the entity's own `Transform`, so collider entities should be
+/// root entities (no parent), as physics bodies usually are.
+///
+/// ```
+/// # use bevy_sat::prelude::*; use bevy::prelude::*;
+/// let crate_box = ConvexCollider::rectangle(16.0, 16.0);
+/// let coin = ConvexCollider::circle(6.0);
+/// let ramp = ConvexCollider::convex_polygon([
+///     Vec2::new(0.0, 0.0), Vec2::new(64.0, 0.0), Vec2::new(64.0, 32.0),
+/// ]).expect("a valid triangle");
+/// let bad = ConvexCollider::convex_polygon([Vec2::ZERO, Vec2::X]);
+/// assert!(bad.is_err());
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[reflect(opaque)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[require(Transform)]
+pub struct ConvexCollider {
+    shape: Shape,
+}
+
+impl Default for ConvexCollider {
+    /// A 1 × 1 square.
+    fn default() -> Self {
+        Self::rectangle(1.0, 1.0)
+    }
+}
+
+impl ConvexCollider {
+    /// An axis-aligned rectangle centred on the entity. Sizes are sanitized as by
+    /// [`ConvexPolygon::rectangle`].
+    pub fn rectangle(width: f32, height: f32) -> Self {
+        Self::from(ConvexPolygon::rectangle(width, height))
+    }
+
+    /// A regular polygon centred on the entity, first vertex on +x. Sanitized as by
+    /// [`ConvexPolygon::regular`].
+    pub fn regular_polygon(sides: usize, radius: f32) -> Self {
+        Self::from(ConvexPolygon::regular(sides, radius))
+    }
+
+    /// A circle centred on the entity. A radius that is not a positive finite number is
+    /// replaced by [`MIN_SIZE`] (a warning-free, infallible constructor like the others; use
+    /// [`Circle::new`] and `ConvexCollider::from` to have it refused).
+    pub fn circle(radius: f32) -> Self {
+        let radius = if radius.is_finite() && radius > 0.0 {
+            radius.min(sat_core::MAX_COORDINATE)
+        } else {
+            MIN_SIZE
+        };
+        let circle = Circle::new(Vec2::ZERO, radius)
+            .or_else(|_| Circle::new(Vec2::ZERO, MIN_SIZE))
+            .map(Shape::from);
+        Self {
+            shape: circle.unwrap_or_else(|_| ConvexPolygon::rectangle(MIN_SIZE, MIN_SIZE).into()),
+        }
+    }
+
+    /// A convex polygon from its outline in local space, in either winding.
+    ///
+    /// # Errors
+    /// The [`PolygonError`] of [`ConvexPolygon::new`].
+    pub fn convex_polygon(points: impl IntoIterator<Item = Vec2>) -> Result<Self, PolygonError> {
+        ConvexPolygon::new(points).map(Self::from)
+    }
+
+    /// The local shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+}
+
+impl From<Shape> for ConvexCollider {
+    fn from(shape: Shape) -> Self {
+        Self { shape }
+    }
+}
+
+impl From<ConvexPolygon> for ConvexCollider {
+    fn from(polygon: ConvexPolygon) -> Self {
+        Self::from(Shape::from(polygon))
+    }
+}
+
+impl From<Circle> for ConvexCollider {
+    fn from(circle: Circle) -> Self {
+        Self::from(Shape::from(circle))
+    }
+}
+
+/// Linear velocity in units per second. The plugin moves the entity's [`Transform`] by
+/// `velocity * dt` every step, and removes the part of a [`Weak`] body's velocity that points
+/// into a surface it was pushed out of (so it slides along it).
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref, DerefMut)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+pub struct Velocity(pub Vec2);
+
+/// A body that is never pushed by a collision: walls, floors, platforms. It may still move by
+/// its own [`Velocity`], and then pushes the [`Weak`] bodies in its way.
+///
+/// Who pushes whom:
+///
+/// | pair | resolution |
+/// | --- | --- |
+/// | Mighty – Weak | the Weak body moves by the whole minimum translation vector |
+/// | Weak – Weak | each moves half, unless one is held by something Mighty (then the other moves all of it) |
+/// | Mighty – Mighty | not even detected, unless one is a [`Sensor`] |
+/// | anything – [`Sensor`] | detected and reported, never resolved |
+///
+/// An entity with both `Mighty` and `Weak` is treated as `Mighty`; a collider with neither is
+/// treated as `Mighty` too (static scenery). Both get a warning once.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[require(ConvexCollider)]
+pub struct Mighty;
+
+/// A body that is pushed out of whatever it overlaps (see [`Mighty`] for the table). Weak
+/// bodies are affected by [`SatConfig::gravity`](crate::SatConfig::gravity) and get
+/// [`ContactFlags`] after every step.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[require(ConvexCollider, Velocity, ContactFlags)]
+pub struct Weak;
+
+/// A collider that detects and reports overlaps (events and [`Contacts`](crate::Contacts)) but
+/// is never resolved: it neither pushes nor is pushed. Coins, triggers, hazards.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[require(ConvexCollider)]
+pub struct Sensor;
+
+/// Which layers a collider is on (`memberships`) and which layers it interacts with
+/// (`filters`). Two colliders interact only when each one's memberships meet the other's
+/// filters; pairs that don't are neither reported nor resolved. Without this component a
+/// collider is on every layer and interacts with every layer.
+///
+/// ```
+/// # use bevy_sat::prelude::*;
+/// const PLAYER: u32 = 1 << 0;
+/// const ENEMY: u32 = 1 << 1;
+/// const WORLD: u32 = 1 << 2;
+/// let player = CollisionLayers::new(PLAYER, ENEMY | WORLD);
+/// let ghost = CollisionLayers::new(ENEMY, PLAYER); // passes through the world
+/// let wall = CollisionLayers::new(WORLD, CollisionLayers::ALL);
+/// assert!(player.interacts_with(&ghost) && player.interacts_with(&wall));
+/// assert!(!ghost.interacts_with(&wall));
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+pub struct CollisionLayers {
+    /// Bit mask of the layers this collider is on.
+    pub memberships: u32,
+    /// Bit mask of the layers this collider interacts with.
+    pub filters: u32,
+}
+
+impl CollisionLayers {
+    /// Every layer.
+    pub const ALL: u32 = u32::MAX;
+
+    /// Layers from the two masks.
+    pub const fn new(memberships: u32, filters: u32) -> Self {
+        Self {
+            memberships,
+            filters,
+        }
+    }
+
+    /// Whether the two colliders interact (each one's memberships meet the other's filters).
+    pub const fn interacts_with(&self, other: &CollisionLayers) -> bool {
+        self.memberships & other.filters != 0 && other.memberships & self.filters != 0
+    }
+}
+
+impl Default for CollisionLayers {
+    /// On every layer, interacting with every layer.
+    fn default() -> Self {
+        Self::new(Self::ALL, Self::ALL)
+    }
+}
+
+/// Which sides of a [`Weak`] body touched something solid in the last step, written by the
+/// plugin after every step (required by `Weak`).
+///
+/// A contact counts as floor when the direction the body is pushed out of it is within
+/// [`SatConfig::max_floor_angle`](crate::SatConfig::max_floor_angle) of straight up, as
+/// ceiling when within that angle of straight down, and as a wall otherwise. Sensors never
+/// count.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+pub struct ContactFlags {
+    pub(crate) floor: bool,
+    pub(crate) ceiling: bool,
+    pub(crate) wall_left: bool,
+    pub(crate) wall_right: bool,
+    pub(crate) standing_on: Option<Entity>,
+    pub(crate) floor_normal: Vec2,
+}
+
+impl ContactFlags {
+    /// Standing on something (a floor or a gentle enough slope).
+    pub fn on_floor(&self) -> bool {
+        self.floor
+    }
+
+    /// Touching something above.
+    pub fn on_ceiling(&self) -> bool {
+        self.ceiling
+    }
+
+    /// Touching a wall on the body's left side.
+    pub fn on_wall_left(&self) -> bool {
+        self.wall_left
+    }
+
+    /// Touching a wall on the body's right side.
+    pub fn on_wall_right(&self) -> bool {
+        self.wall_right
+    }
+
+    /// The entity the body stands on (the most level floor contact), if any.
+    pub fn standing_on(&self) -> Option<Entity> {
+        self.standing_on
+    }
+
+    /// The unit normal of the floor the body stands on, pointing up out of it (zero when not
+    /// on the floor).
+    pub fn floor_normal(&self) -> Vec2 {
+        self.floor_normal
+    }
+}

@@ -1,0 +1,122 @@
+//! [`SatDebugPlugin`] (feature `debug`): gizmo outlines, AABBs, contact points, normals and MTV
+//! arrows. Needs Bevy's gizmo rendering in the app (`bevy_gizmos_render`).
+
+use bevy::color::palettes::css;
+use bevy::prelude::*;
+use sat_core::Shape;
+
+use crate::components::{ConvexCollider, Mighty, Sensor, Weak};
+use crate::contacts::Contacts;
+use crate::step::prepare::pose_of;
+
+/// Draws what the collision system sees, every frame, with gizmos.
+///
+/// Toggle it at run time through [`SatDebugConfig::enabled`] (the platformer binds it to F1).
+#[derive(Default, Debug, Clone, Copy)]
+pub struct SatDebugPlugin;
+
+/// What [`SatDebugPlugin`] draws.
+#[derive(Resource, Reflect, Clone, Debug, PartialEq)]
+#[reflect(Resource, Clone, Debug, PartialEq, Default)]
+pub struct SatDebugConfig {
+    /// Draw anything at all (default true).
+    pub enabled: bool,
+    /// Collider outlines: Mighty grey, Weak green, Sensor yellow, others white.
+    pub outlines: bool,
+    /// Axis-aligned bounding boxes.
+    pub aabbs: bool,
+    /// Contact points (crosses), normals (from the first entity to the second) and MTV arrows.
+    pub contacts: bool,
+    /// Length in world units of a drawn normal.
+    pub normal_length: f32,
+}
+
+impl Default for SatDebugConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            outlines: true,
+            aabbs: false,
+            contacts: true,
+            normal_length: 12.0,
+        }
+    }
+}
+
+impl Plugin for SatDebugPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<SatDebugConfig>()
+            .init_resource::<SatDebugConfig>()
+            .add_systems(
+                PostUpdate,
+                draw_colliders.after(TransformSystems::Propagate),
+            );
+    }
+}
+
+use bevy::transform::TransformSystems;
+
+type DebugQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static ConvexCollider,
+        &'static Transform,
+        Has<Mighty>,
+        Has<Weak>,
+        Has<Sensor>,
+    ),
+>;
+
+fn draw_colliders(
+    config: Res<SatDebugConfig>,
+    colliders: DebugQuery,
+    contacts: Res<Contacts>,
+    mut gizmos: Gizmos,
+) {
+    if !config.enabled {
+        return;
+    }
+    for (collider, transform, mighty, weak, sensor) in &colliders {
+        let Ok(shape) = collider.shape().transformed(&pose_of(transform)) else {
+            continue;
+        };
+        let color = match (sensor, mighty, weak) {
+            (true, _, _) => css::YELLOW,
+            (_, true, _) => css::LIGHT_GRAY,
+            (_, _, true) => css::LIME,
+            _ => css::WHITE,
+        };
+        if config.outlines {
+            match shape {
+                Shape::Polygon(p) => {
+                    let v = p.vertices();
+                    gizmos.linestrip_2d(v.iter().copied().chain(v.first().copied()), color);
+                }
+                Shape::Circle(c) => {
+                    gizmos.circle_2d(Isometry2d::from_translation(c.center()), c.radius(), color);
+                }
+            }
+        }
+        if config.aabbs {
+            let aabb = shape.aabb();
+            gizmos.rect_2d(
+                Isometry2d::from_translation((aabb.min + aabb.max) * 0.5),
+                aabb.size(),
+                css::DODGER_BLUE,
+            );
+        }
+    }
+    if config.contacts {
+        for pair in contacts.iter() {
+            let c = pair.contact;
+            for &point in c.points() {
+                gizmos.cross_2d(Isometry2d::from_translation(point), 3.0, css::RED);
+                gizmos.arrow_2d(point, point + c.normal * config.normal_length, css::ORANGE);
+                if c.depth > 0.0 {
+                    gizmos.arrow_2d(point, point + c.mtv(), css::FUCHSIA);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! Collision events: [`CollisionStarted`] and [`CollisionEnded`], each both a buffered
+//! [`Message`] and an [`EntityEvent`] for observers.
+//!
+//! Read them as messages, once per pair per change, with `a < b`:
+//!
+//! ```
+//! # use bevy::prelude::*; use bevy_sat::prelude::*;
+//! fn log_hits(mut started: MessageReader<CollisionStarted>) {
+//!     for hit in started.read() {
+//!         info!("{} hit {} (normal {})", hit.a, hit.b, hit.contact.normal);
+//!     }
+//! }
+//! ```
+//!
+//! or observe them on one entity; the plugin triggers each event on both entities of the pair,
+//! with `a` the observed entity and `b` the other one:
+//!
+//! ```
+//! # use bevy::prelude::*; use bevy_sat::prelude::*;
+//! fn spawn_coin(mut commands: Commands) {
+//!     commands
+//!         .spawn((ConvexCollider::circle(6.0), Sensor))
+//!         .observe(|hit: On<CollisionStarted>, mut commands: Commands| {
+//!             commands.entity(hit.a).despawn(); // the coin collects itself
+//!         });
+//! }
+//! ```
+
+use bevy::prelude::*;
+use sat_core::Contact;
+
+/// Two colliders started touching (overlapping, or closer than
+/// [`SatConfig::contact_margin`](crate::SatConfig::contact_margin)).
+#[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq)]
+pub struct CollisionStarted {
+    /// The first entity (as a message: the smaller; for an observer: the observed one).
+    #[event_target]
+    pub a: Entity,
+    /// The other entity.
+    pub b: Entity,
+    /// The contact when it started: normal from `a` to `b`, depth, points.
+    pub contact: Contact,
+}
+
+/// Two colliders stopped touching — also when one was despawned or lost its collider, or a
+/// change of layers or sensors made them stop interacting.
+#[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CollisionEnded {
+    /// The first entity (as a message: the smaller; for an observer: the observed one).
+    #[event_target]
+    pub a: Entity,
+    /// The other entity.
+    pub b: Entity,
+}

@@ -1,0 +1,119 @@
+//! [`SatPlugin`] and its public system sets, [`SatSystems`].
+
+use bevy::ecs::intern::Interned;
+use bevy::ecs::schedule::ScheduleLabel;
+use bevy::prelude::*;
+use bevy::transform::TransformSystems;
+
+use crate::components::{
+    CollisionLayers, ContactFlags, ConvexCollider, Mighty, Sensor, Velocity, Weak,
+};
+use crate::config::SatConfig;
+use crate::contacts::Contacts;
+use crate::events::{CollisionEnded, CollisionStarted};
+use crate::step::{self, StepState};
+
+/// The stages of one physics step, in order. Each is a public set, so a game can order its own
+/// systems around them (for example: set velocities `.before(SatSystems::Prepare)`, read
+/// [`ContactFlags`] `.after(SatSystems::Writeback)`).
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SatSystems {
+    /// Applies gravity, moves bodies by their velocity, places every collider in the world
+    /// once (world vertices, swept AABB).
+    Prepare,
+    /// Sweep-and-prune over the swept AABBs: the candidate pairs.
+    BroadPhase,
+    /// SAT on the candidate pairs, in parallel; sweeps for fast pairs.
+    NarrowPhase,
+    /// Pushes Weak bodies out (several passes), removes velocity into surfaces.
+    Resolve,
+    /// Contact flags, [`Contacts`], collision events, and the new positions and velocities
+    /// written to the entities.
+    Writeback,
+}
+
+/// Adds 2D SAT collision: the components, [`SatConfig`], [`Contacts`], the collision events and
+/// the step systems, in [`SatSystems`] sets chained in that order.
+///
+/// Runs in `FixedPostUpdate` by default (one step per fixed timestep, so physics is independent
+/// of the frame rate); [`SatPlugin::new`] picks another schedule.
+///
+/// ```no_run
+/// use bevy::prelude::*;
+/// use bevy_sat::prelude::*;
+///
+/// App::new()
+///     .add_plugins((DefaultPlugins, SatPlugin::default()))
+///     .insert_resource(SatConfig { gravity: Vec2::new(0.0, -900.0), ..default() })
+///     .add_systems(Startup, |mut commands: Commands| {
+///         commands.spawn((ConvexCollider::rectangle(800.0, 20.0), Mighty));
+///         commands.spawn((
+///             ConvexCollider::rectangle(16.0, 24.0),
+///             Weak,
+///             Transform::from_xyz(0.0, 100.0, 0.0),
+///         ));
+///     })
+///     .run();
+/// ```
+#[derive(Debug, Clone)]
+pub struct SatPlugin {
+    schedule: Interned<dyn ScheduleLabel>,
+}
+
+impl Default for SatPlugin {
+    fn default() -> Self {
+        Self::new(FixedPostUpdate)
+    }
+}
+
+impl SatPlugin {
+    /// Runs the step in `schedule` instead of `FixedPostUpdate`. The step uses that schedule's
+    /// `Time` delta.
+    pub fn new(schedule: impl ScheduleLabel) -> Self {
+        Self {
+            schedule: schedule.intern(),
+        }
+    }
+}
+
+impl Plugin for SatPlugin {
+    fn build(&self, app: &mut App) {
+        app.register_type::<ConvexCollider>()
+            .register_type::<Velocity>()
+            .register_type::<Mighty>()
+            .register_type::<Weak>()
+            .register_type::<Sensor>()
+            .register_type::<CollisionLayers>()
+            .register_type::<ContactFlags>()
+            .register_type::<SatConfig>()
+            .init_resource::<SatConfig>()
+            .init_resource::<Contacts>()
+            .init_resource::<StepState>()
+            .add_message::<CollisionStarted>()
+            .add_message::<CollisionEnded>()
+            .configure_sets(
+                self.schedule,
+                (
+                    SatSystems::Prepare,
+                    SatSystems::BroadPhase,
+                    SatSystems::NarrowPhase,
+                    SatSystems::Resolve,
+                    SatSystems::Writeback,
+                )
+                    .chain()
+                    .before(TransformSystems::Propagate),
+            )
+            .add_systems(
+                self.schedule,
+                (
+                    step::prepare::prepare_bodies.in_set(SatSystems::Prepare),
+                    step::broad::find_candidate_pairs.in_set(SatSystems::BroadPhase),
+                    step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),
+                    step::resolve::resolve_contacts.in_set(SatSystems::Resolve),
+                    (step::report::report_contacts, step::report::write_back)
+                        .chain()
+                        .in_set(SatSystems::Writeback),
+                ),
+            );
+    }
+}

@@ -1,0 +1,69 @@
+//! Stage 2: the broad phase. sat_core's sweep-and-prune over the swept AABBs, with a stable
+//! slot per entity so that the sort stays incremental from step to step.
+
+use bevy::ecs::entity::EntityHashMap;
+use bevy::prelude::*;
+use sat_core::SweepAndPrune;
+
+use super::{Kind, StepState};
+
+/// Broad-phase storage kept across steps.
+#[derive(Default, Debug)]
+pub(crate) struct BroadState {
+    sap: SweepAndPrune,
+    slots: EntityHashMap<u32>,
+    free: Vec<u32>,
+    /// Per slot, the body index this step (`u32::MAX` when the slot's entity is absent).
+    slot_body: Vec<u32>,
+    raw: Vec<(u32, u32)>,
+}
+
+pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
+    let state = &mut *state;
+    let broad = &mut state.broad;
+    broad.slot_body.fill(u32::MAX);
+    for (i, body) in state.bodies.iter().enumerate() {
+        let slot = *broad
+            .slots
+            .entry(body.entity)
+            .or_insert_with(|| broad.free.pop().unwrap_or(broad.slot_body.len() as u32));
+        if slot as usize >= broad.slot_body.len() {
+            broad.slot_body.resize(slot as usize + 1, u32::MAX);
+        }
+        broad.slot_body[slot as usize] = i as u32;
+        // A Weak body can be pushed up to `reach` beyond its own sweep during resolution.
+        let aabb = match body.kind {
+            Kind::Weak => body.swept.grown(state.reach),
+            Kind::Mighty => body.swept,
+        };
+        // Bodies were placed successfully, so the box is finite; a refusal cannot happen, and
+        // would only leave the previous box in place.
+        let _ = broad.sap.set(slot, aabb);
+    }
+    // Entities gone since the last step (despawned, collider removed, or skipped).
+    let (sap, free, slot_body) = (&mut broad.sap, &mut broad.free, &broad.slot_body);
+    broad.slots.retain(|_, slot| {
+        let present = slot_body[*slot as usize] != u32::MAX;
+        if !present {
+            sap.remove(*slot);
+            free.push(*slot);
+        }
+        present
+    });
+    broad.sap.pairs_into(&mut broad.raw);
+    state.candidates.clear();
+    for &(s1, s2) in &broad.raw {
+        let (i, j) = (
+            broad.slot_body[s1 as usize] as usize,
+            broad.slot_body[s2 as usize] as usize,
+        );
+        let (a, b) = (&state.bodies[i], &state.bodies[j]);
+        let both_mighty = a.kind == Kind::Mighty && b.kind == Kind::Mighty;
+        if (both_mighty && !a.sensor && !b.sensor) || !a.layers.interacts_with(&b.layers) {
+            continue;
+        }
+        state
+            .candidates
+            .push(if a.entity < b.entity { (i, j) } else { (j, i) });
+    }
+}

@@ -1,0 +1,110 @@
+//! The physics step, one module per stage of the data flow. Everything between the stages is
+//! plain data in [`StepState`].
+
+pub(crate) mod broad;
+pub(crate) mod narrow;
+pub(crate) mod prepare;
+pub(crate) mod report;
+pub(crate) mod resolve;
+
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+use bevy::prelude::*;
+use sat_core::{Aabb, Hit, Shape};
+
+use crate::components::{CollisionLayers, ContactFlags};
+
+/// How a body takes part in resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Never pushed (also colliders with neither marker, or both).
+    Mighty,
+    /// Pushed out of what it overlaps.
+    Weak,
+}
+
+/// One collider for the duration of a step: everything the stages need, in one place.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    pub entity: Entity,
+    pub kind: Kind,
+    pub sensor: bool,
+    pub layers: CollisionLayers,
+    /// The shape placed in the world at `position`.
+    pub shape: Shape,
+    /// The entity's translation (x, y): after integration, then as resolution moves it.
+    pub position: Vec2,
+    /// The translation at the start of the step.
+    pub start: Vec2,
+    pub velocity: Vec2,
+    /// The AABB swept over the step's motion, grown by the contact margin.
+    pub swept: Aabb,
+    /// The smaller side of the body's AABB: how far it may move before it must be swept.
+    pub size: f32,
+}
+
+impl Body {
+    /// The displacement integrated from the velocity this step.
+    pub fn motion(&self) -> Vec2 {
+        self.position - self.start
+    }
+
+    /// Whether the pair is pushed apart at all.
+    pub fn resolves_with(&self, other: &Body) -> bool {
+        !self.sensor && !other.sensor && (self.kind == Kind::Weak || other.kind == Kind::Weak)
+    }
+
+    /// Moves the body (and its world shape) by `offset`.
+    pub fn shift(&mut self, offset: Vec2) {
+        self.position += offset;
+        self.shape.translate(offset);
+    }
+
+    /// Removes the part of the velocity that points along `into` (a unit vector).
+    pub fn stop_along(&mut self, into: Vec2) {
+        let along = self.velocity.dot(into);
+        if along > 0.0 {
+            self.velocity -= into * along;
+        }
+    }
+}
+
+/// A candidate pair that touches at the end of the step (within the contact margin) or meets
+/// during it: `a`'s entity is smaller than `b`'s.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairContact {
+    pub a: usize,
+    pub b: usize,
+    /// For fast pairs: the first touch during the step, if after its start.
+    pub hit: Option<Hit>,
+}
+
+/// Entities already warned about, per problem, so each warning is logged once.
+#[derive(Default, Debug)]
+pub(crate) struct Warnings {
+    pub both_kinds: EntityHashSet,
+    pub no_kind: EntityHashSet,
+    pub non_finite: EntityHashSet,
+    pub unplaceable: EntityHashSet,
+}
+
+/// The state the step's stages hand to each other, kept from step to step so that its storage
+/// is reused.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct StepState {
+    pub bodies: Vec<Body>,
+    /// Candidate pairs from the broad phase (indices into `bodies`).
+    pub candidates: Vec<(usize, usize)>,
+    /// Narrow-phase results with a contact or a hit, sorted by entity pair.
+    pub pairs: Vec<PairContact>,
+    /// Contact flags per body, computed after resolution.
+    pub flags: Vec<ContactFlags>,
+    /// The touching pairs of the previous step, sorted.
+    pub touching: Vec<(Entity, Entity)>,
+    /// The longest distance any body moves by its velocity this step. Resolution can push a
+    /// Weak body no further than this, so pairs closer than it (plus the contact margin) are the
+    /// ones resolution may bring into contact.
+    pub reach: f32,
+    pub broad: broad::BroadState,
+    pub warnings: Warnings,
+    pub index: EntityHashMap<usize>,
+}

@@ -1,0 +1,98 @@
+//! Stage 3: the narrow phase. SAT on every candidate pair, sweeps for fast pairs, in parallel on
+//! Bevy's compute task pool; the output is sorted by entity pair, so it does not depend on the
+//! number of threads.
+
+use bevy::prelude::*;
+use bevy::tasks::{ComputeTaskPool, TaskPool};
+use sat_core::{collide_within, sweep};
+
+use super::{Body, PairContact, StepState};
+use crate::config::SatConfig;
+
+/// Normals closer than this (about 2.5°) are the same contact axis.
+const SAME_AXIS_COS: f32 = 0.999;
+
+/// Pairs per task: enough work to pay for the task, small enough to balance.
+const MIN_CHUNK: usize = 256;
+
+/// The narrow-phase answer for one candidate pair, or `None` when they are too far apart at the
+/// end of the step for resolution to bring them together (`reach` plus the contact margin) and
+/// did not meet during it.
+///
+/// A fast pair keeps its time of impact only when the end of the step does not already show
+/// the same contact: when they passed through each other, or would be pushed out sideways.
+pub(crate) fn test_pair(
+    bodies: &[Body],
+    a: usize,
+    b: usize,
+    reach: f32,
+    config: &SatConfig,
+) -> Option<PairContact> {
+    let (body_a, body_b) = (&bodies[a], &bodies[b]);
+    let relative = body_a.motion() - body_b.motion();
+    let limit = config.sweep_fraction.max(0.0) * body_a.size.min(body_b.size);
+    let hit = if relative.length_squared() > limit * limit {
+        let mut start_a = body_a.shape;
+        start_a.translate(-body_a.motion());
+        let mut start_b = body_b.shape;
+        start_b.translate(-body_b.motion());
+        sweep(&start_a, &start_b, relative).filter(|hit| hit.toi > 0.0)
+    } else {
+        None
+    };
+    let margin = config.contact_margin.max(0.0);
+    let near = collide_within(&body_a.shape, &body_b.shape, margin + reach);
+    let overlapping = near.filter(|c| c.depth > -margin);
+    let hit =
+        hit.filter(|hit| overlapping.is_none_or(|c| c.normal.dot(hit.normal) < SAME_AXIS_COS));
+    (near.is_some() || hit.is_some()).then_some(PairContact { a, b, hit })
+}
+
+/// Tests `candidates` on `pool`, appending the results to `out` sorted by entity pair.
+pub(crate) fn run_narrow_phase(
+    pool: &TaskPool,
+    bodies: &[Body],
+    candidates: &[(usize, usize)],
+    reach: f32,
+    config: &SatConfig,
+    out: &mut Vec<PairContact>,
+) {
+    out.clear();
+    let threads = pool.thread_num().max(1);
+    let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
+    if candidates.len() <= chunk {
+        out.extend(
+            candidates
+                .iter()
+                .filter_map(|&(a, b)| test_pair(bodies, a, b, reach, config)),
+        );
+    } else {
+        let parts = pool.scope(|scope| {
+            for part in candidates.chunks(chunk) {
+                scope.spawn(async move {
+                    part.iter()
+                        .filter_map(|&(a, b)| test_pair(bodies, a, b, reach, config))
+                        .collect::<Vec<_>>()
+                });
+            }
+        });
+        // `scope` returns the results in spawn order.
+        for part in parts {
+            out.extend(part);
+        }
+    }
+    out.sort_unstable_by_key(|p| (bodies[p.a].entity, bodies[p.b].entity));
+}
+
+pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>) {
+    let state = &mut *state;
+    let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+    run_narrow_phase(
+        pool,
+        &state.bodies,
+        &state.candidates,
+        state.reach,
+        &config,
+        &mut state.pairs,
+    );
+}

@@ -1,0 +1,161 @@
+//! Stage 5: contact flags, the [`Contacts`] resource, collision events, and writing positions,
+//! velocities and flags back to the entities.
+
+use bevy::prelude::*;
+use sat_core::collide_within;
+
+use super::{Body, Kind, StepState};
+use crate::components::{ContactFlags, Velocity};
+use crate::config::SatConfig;
+use crate::contacts::{ContactPair, Contacts};
+use crate::events::{CollisionEnded, CollisionStarted};
+
+/// The contact flags of every body from the final contacts.
+pub(crate) fn contact_flags(
+    config: &SatConfig,
+    bodies: &[Body],
+    contacts: &[(usize, usize, ContactPair)],
+    flags: &mut Vec<ContactFlags>,
+) {
+    flags.clear();
+    flags.resize(bodies.len(), ContactFlags::default());
+    let level = config
+        .max_floor_angle
+        .clamp(0.0, core::f32::consts::FRAC_PI_2)
+        .cos();
+    for (a, b, pair) in contacts {
+        if !pair.resolved {
+            continue;
+        }
+        // Each Weak body of the pair, with the direction it is pushed out (away from the other).
+        for (body, other, out) in [
+            (*a, *b, -pair.contact.normal),
+            (*b, *a, pair.contact.normal),
+        ] {
+            if bodies[body].kind != Kind::Weak {
+                continue;
+            }
+            let f = &mut flags[body];
+            if out.y >= level {
+                f.floor = true;
+                if f.standing_on.is_none() || out.y > f.floor_normal.y {
+                    f.standing_on = Some(bodies[other].entity);
+                    f.floor_normal = out;
+                }
+            } else if -out.y >= level {
+                f.ceiling = true;
+            } else if out.x > 0.0 {
+                f.wall_left = true;
+            } else if out.x < 0.0 {
+                f.wall_right = true;
+            }
+        }
+    }
+}
+
+/// Final contacts, flags, [`Contacts`] and events.
+pub(crate) fn report_contacts(
+    config: Res<SatConfig>,
+    mut state: ResMut<StepState>,
+    mut contacts: ResMut<Contacts>,
+    mut started: MessageWriter<CollisionStarted>,
+    mut ended: MessageWriter<CollisionEnded>,
+    alive: Query<()>,
+    mut commands: Commands,
+    mut current: Local<Vec<(usize, usize, ContactPair)>>,
+) {
+    let state = &mut *state;
+    let margin = config.contact_margin.max(0.0);
+    current.clear();
+    for p in &state.pairs {
+        let (a, b) = (&state.bodies[p.a], &state.bodies[p.b]);
+        if let Some(contact) = collide_within(&a.shape, &b.shape, margin) {
+            let pair = ContactPair {
+                a: a.entity,
+                b: b.entity,
+                contact,
+                resolved: a.resolves_with(b),
+            };
+            current.push((p.a, p.b, pair));
+        }
+    }
+    contact_flags(&config, &state.bodies, &current, &mut state.flags);
+    contacts.pairs.clear();
+    contacts
+        .pairs
+        .extend(current.iter().map(|(_, _, pair)| *pair));
+
+    // Started and ended: a merge of two sorted lists of entity pairs.
+    let previous = std::mem::take(&mut state.touching);
+    let mut old = previous.iter().peekable();
+    for pair in &contacts.pairs {
+        let key = (pair.a, pair.b);
+        while let Some(&gone) = old.next_if(|p| **p < key) {
+            end(gone, &mut ended, &alive, &mut commands);
+        }
+        if old.next_if(|p| **p == key).is_none() {
+            let event = CollisionStarted {
+                a: pair.a,
+                b: pair.b,
+                contact: pair.contact,
+            };
+            started.write(event);
+            commands.trigger(event);
+            commands.trigger(CollisionStarted {
+                a: pair.b,
+                b: pair.a,
+                contact: pair.contact.flipped(),
+            });
+        }
+    }
+    for &gone in old {
+        end(gone, &mut ended, &alive, &mut commands);
+    }
+    state.touching = previous;
+    state.touching.clear();
+    state
+        .touching
+        .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
+}
+
+fn end(
+    (a, b): (Entity, Entity),
+    ended: &mut MessageWriter<CollisionEnded>,
+    alive: &Query<()>,
+    commands: &mut Commands,
+) {
+    ended.write(CollisionEnded { a, b });
+    // Observers only on entities that still exist (one may have been despawned).
+    if alive.contains(a) {
+        commands.trigger(CollisionEnded { a, b });
+    }
+    if alive.contains(b) {
+        commands.trigger(CollisionEnded { a: b, b: a });
+    }
+}
+
+/// Writes the new positions, velocities and contact flags to the entities.
+pub(crate) fn write_back(
+    state: Res<StepState>,
+    mut targets: Query<(
+        &mut Transform,
+        Option<&mut Velocity>,
+        Option<&mut ContactFlags>,
+    )>,
+) {
+    for (body, flags) in state.bodies.iter().zip(&state.flags) {
+        let Ok((mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) else {
+            continue;
+        };
+        if transform.translation.truncate() != body.position {
+            transform.translation.x = body.position.x;
+            transform.translation.y = body.position.y;
+        }
+        if let Some(mut velocity) = velocity {
+            velocity.set_if_neq(Velocity(body.velocity));
+        }
+        if let Some(mut contact_flags) = contact_flags {
+            contact_flags.set_if_neq(*flags);
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Headless test apps: `MinimalPlugins`, the plugin, and exactly one 60 Hz fixed step per
+//! `update()`.
+#![allow(dead_code)]
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_sat::prelude::*;
+
+pub const DT: f32 = 1.0 / 60.0;
+
+pub fn app_with(config: SatConfig) -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SatPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(config);
+    // The first update only starts the clock; from then on each update is one fixed step.
+    app.update();
+    app
+}
+
+pub fn app() -> App {
+    app_with(SatConfig::default())
+}
+
+pub fn app_with_gravity(y: f32) -> App {
+    app_with(SatConfig {
+        gravity: Vec2::new(0.0, y),
+        ..default()
+    })
+}
+
+pub fn run(app: &mut App, steps: usize) {
+    for _ in 0..steps {
+        app.update();
+    }
+}
+
+pub fn position(app: &App, entity: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(entity)
+        .expect("has a Transform")
+        .translation
+        .truncate()
+}
+
+pub fn velocity(app: &App, entity: Entity) -> Vec2 {
+    app.world()
+        .get::<Velocity>(entity)
+        .expect("has a Velocity")
+        .0
+}
+
+pub fn flags(app: &App, entity: Entity) -> ContactFlags {
+    *app.world().get::<ContactFlags>(entity).expect("is Weak")
+}
+
+pub fn spawn(app: &mut App, bundle: impl Bundle) -> Entity {
+    app.world_mut().spawn(bundle).id()
+}
+
+/// A Mighty floor 400 wide and 20 tall whose top is at y = 0.
+pub fn floor(app: &mut App) -> Entity {
+    spawn(
+        app,
+        (
+            ConvexCollider::rectangle(400.0, 20.0),
+            Mighty,
+            Transform::from_xyz(0.0, -10.0, 0.0),
+        ),
+    )
+}
+
+/// Counts of the messages read so far.
+#[derive(Resource, Default, Debug)]
+pub struct Log {
+    pub started: Vec<(Entity, Entity)>,
+    pub ended: Vec<(Entity, Entity)>,
+}
+
+fn record(
+    mut log: ResMut<Log>,
+    mut started: MessageReader<CollisionStarted>,
+    mut ended: MessageReader<CollisionEnded>,
+) {
+    log.started.extend(started.read().map(|e| (e.a, e.b)));
+    log.ended.extend(ended.read().map(|e| (e.a, e.b)));
+}
+
+/// Records every collision message into the `Log` resource.
+pub fn log_messages(app: &mut App) {
+    app.init_resource::<Log>()
+        .add_systems(FixedPostUpdate, record.after(SatSystems::Writeback));
+}

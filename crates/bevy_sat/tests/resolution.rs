@@ -1,0 +1,346 @@
+//! Mighty/Weak resolution: resting, 50/50 splits, Mighty never moving, stacks settling, sliding,
+//! contact flags.
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_sat::prelude::*;
+use common::*;
+
+#[test]
+fn one_update_is_one_fixed_step() {
+    let mut app = app();
+    let body = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(2.0, 2.0),
+            Weak,
+            Velocity(Vec2::new(60.0, -30.0)),
+        ),
+    );
+    app.update();
+    assert_eq!(position(&app, body), Vec2::new(1.0, -0.5));
+    app.update();
+    assert_eq!(position(&app, body), Vec2::new(2.0, -1.0));
+}
+
+#[test]
+fn box_dropped_on_floor_rests_on_it() {
+    let mut app = app_with_gravity(-600.0);
+    let floor = floor(&mut app);
+    let bx = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(0.0, 40.0, 0.0),
+        ),
+    );
+    run(&mut app, 10);
+    assert!(position(&app, bx).y > 30.0, "falls freely first");
+    run(&mut app, 110);
+    let p = position(&app, bx);
+    assert!(
+        (p.y - 5.0).abs() < 1e-3,
+        "box bottom {} vs floor top 0",
+        p.y - 5.0
+    );
+    assert_eq!(p.x, 0.0);
+    let f = flags(&app, bx);
+    assert!(f.on_floor() && !f.on_ceiling() && !f.on_wall_left() && !f.on_wall_right());
+    assert_eq!(f.standing_on(), Some(floor));
+    assert_eq!(f.floor_normal(), Vec2::Y);
+    assert_eq!(velocity(&app, bx).y, 0.0, "downward velocity removed");
+    // And it stays there.
+    run(&mut app, 60);
+    assert!((position(&app, bx).y - 5.0).abs() < 1e-3);
+    assert_eq!(position(&app, floor), Vec2::new(0.0, -10.0));
+}
+
+#[test]
+fn two_weak_boxes_each_move_half_the_mtv() {
+    let mut app = app();
+    let a = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(0.0, 0.0, 0.0),
+        ),
+    );
+    let b = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(8.0, 3.0, 0.0),
+        ),
+    );
+    app.update();
+    // Overlap 2 along x (7 along y): each moves 1, in opposite directions.
+    assert_eq!(position(&app, a), Vec2::new(-1.0, 0.0));
+    assert_eq!(position(&app, b), Vec2::new(9.0, 3.0));
+    assert!(flags(&app, a).on_wall_right() && flags(&app, b).on_wall_left());
+    app.update();
+    assert_eq!(
+        position(&app, a),
+        Vec2::new(-1.0, 0.0),
+        "touching pairs stay put"
+    );
+}
+
+#[test]
+fn mighty_never_moves_whatever_hits_it() {
+    let mut app = app_with_gravity(-600.0);
+    let wall = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(20.0, 100.0),
+            Mighty,
+            Transform::from_xyz(50.0, 0.0, 0.0),
+        ),
+    );
+    let movers = [
+        spawn(
+            &mut app,
+            (
+                ConvexCollider::rectangle(10.0, 10.0),
+                Weak,
+                Velocity(Vec2::new(3000.0, 0.0)),
+            ),
+        ),
+        spawn(
+            &mut app,
+            (
+                ConvexCollider::circle(6.0),
+                Weak,
+                Transform::from_xyz(0.0, 20.0, 0.0),
+                Velocity(Vec2::new(500.0, 0.0)),
+            ),
+        ),
+        spawn(
+            &mut app,
+            (
+                ConvexCollider::regular_polygon(5, 8.0),
+                Weak,
+                Transform::from_xyz(45.0, 10.0, 0.0),
+            ),
+        ),
+    ];
+    // A Mighty moving into it is not resolved either.
+    let other = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Mighty,
+            Transform::from_xyz(30.0, -30.0, 0.0),
+            Velocity(Vec2::new(120.0, 0.0)),
+        ),
+    );
+    for _ in 0..60 {
+        app.update();
+        assert_eq!(position(&app, wall), Vec2::new(50.0, 0.0));
+        for m in movers {
+            assert!(
+                position(&app, m).x < 40.0 + 1e-3,
+                "{m} went into the wall: {}",
+                position(&app, m)
+            );
+        }
+    }
+    assert_eq!(
+        position(&app, other),
+        Vec2::new(30.0 + 120.0, -30.0),
+        "Mighty pairs are not resolved"
+    );
+}
+
+#[test]
+fn weak_slides_along_walls_and_keeps_tangential_velocity() {
+    let mut app = app();
+    floor(&mut app);
+    let bx = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(0.0, 4.0, 0.0),
+            Velocity(Vec2::new(60.0, -60.0)),
+        ),
+    );
+    app.update();
+    // Moved to (1, 3), pushed up to rest on the floor (y = 5), vertical velocity removed.
+    assert_eq!(position(&app, bx), Vec2::new(1.0, 5.0));
+    assert_eq!(velocity(&app, bx), Vec2::new(60.0, 0.0));
+    run(&mut app, 10);
+    assert!((position(&app, bx) - Vec2::new(11.0, 5.0)).length() < 1e-4);
+    assert!(flags(&app, bx).on_floor());
+}
+
+#[test]
+fn contained_body_is_pushed_out_the_short_way() {
+    let mut app = app();
+    spawn(&mut app, (ConvexCollider::rectangle(100.0, 100.0), Mighty));
+    let inside = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(40.0, 10.0, 0.0),
+        ),
+    );
+    app.update();
+    // Shortest way out is to the right: from x = 35 (left side) to 50.
+    assert_eq!(position(&app, inside), Vec2::new(55.0, 10.0));
+    assert!(flags(&app, inside).on_wall_left());
+}
+
+#[test]
+fn stack_of_ten_settles_without_jitter() {
+    let mut app = app_with_gravity(-600.0);
+    floor(&mut app);
+    let boxes: Vec<Entity> = (0..10)
+        .map(|i| {
+            spawn(
+                &mut app,
+                (
+                    ConvexCollider::rectangle(10.0, 10.0),
+                    Weak,
+                    Transform::from_xyz(0.0, 5.5 + 10.5 * i as f32, 0.0),
+                ),
+            )
+        })
+        .collect();
+    run(&mut app, 240);
+    let settled: Vec<Vec2> = boxes.iter().map(|b| position(&app, *b)).collect();
+    for (i, p) in settled.iter().enumerate() {
+        assert!(
+            (p.y - (5.0 + 10.0 * i as f32)).abs() < 1e-2,
+            "box {i} at {p}"
+        );
+        assert!(p.x.abs() < 1e-4, "box {i} drifted sideways: {p}");
+        assert!(flags(&app, boxes[i]).on_floor(), "box {i} not on floor");
+        let below = flags(&app, boxes[i]).standing_on();
+        if i > 0 {
+            assert_eq!(below, Some(boxes[i - 1]));
+        }
+    }
+    let mut largest = 0.0f32;
+    for _ in 0..600 {
+        app.update();
+        for (b, p) in boxes.iter().zip(&settled) {
+            largest = largest.max((position(&app, *b) - *p).length());
+        }
+    }
+    assert!(largest < 1e-3, "the stack moved {largest} over 600 steps");
+}
+
+#[test]
+fn weak_pushed_by_weak_never_ends_inside_mighty() {
+    let mut app = app();
+    let wall = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(20.0, 100.0),
+            Mighty,
+            Transform::from_xyz(30.0, 0.0, 0.0),
+        ),
+    );
+    let crate_box = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(14.0, 0.0, 0.0),
+        ),
+    );
+    let pusher = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Transform::from_xyz(0.0, 0.0, 0.0),
+            Velocity(Vec2::new(600.0, 0.0)),
+        ),
+    );
+    for _ in 0..30 {
+        app.update();
+        let c = position(&app, crate_box).x;
+        assert!(c <= 15.0 + 1e-3, "crate inside the wall: {c}");
+        assert!(
+            position(&app, pusher).x <= c - 10.0 + 1e-3,
+            "pusher inside the crate"
+        );
+        let _ = wall;
+    }
+    let (c, p) = (position(&app, crate_box).x, position(&app, pusher).x);
+    assert!((c - 15.0).abs() < 1e-3, "crate at {c}, pusher at {p}");
+    assert!((position(&app, pusher).x - 5.0).abs() < 1e-3);
+    assert!(flags(&app, crate_box).on_wall_right());
+}
+
+#[test]
+fn contact_flags_for_each_side() {
+    let mut app = app();
+    let probe = spawn(&mut app, (ConvexCollider::rectangle(10.0, 10.0), Weak));
+    let ceiling = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(40.0, 10.0),
+            Mighty,
+            Transform::from_xyz(0.0, 9.9, 0.0),
+        ),
+    );
+    app.update();
+    let f = flags(&app, probe);
+    assert!(f.on_ceiling() && !f.on_floor(), "{f:?}");
+    app.world_mut().entity_mut(ceiling).despawn();
+    spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 40.0),
+            Mighty,
+            Transform::from_xyz(-9.9, 0.0, 0.0),
+        ),
+    );
+    app.update();
+    let f = flags(&app, probe);
+    assert!(
+        f.on_wall_left() && !f.on_ceiling() && !f.on_wall_right(),
+        "{f:?}"
+    );
+    // A 30° slope is floor, a 60° one is wall (max floor angle 45°). Both rise to the right, so
+    // the steep one is a wall on the body's right.
+    for (degrees, floor_expected) in [(30.0f32, true), (60.0, false)] {
+        let mut app = common::app();
+        let slope = degrees.to_radians();
+        spawn(
+            &mut app,
+            (
+                ConvexCollider::rectangle(200.0, 20.0),
+                Mighty,
+                Transform::from_rotation(Quat::from_rotation_z(slope)).with_translation(Vec3::new(
+                    0.0,
+                    -10.0 / slope.cos(),
+                    0.0,
+                )),
+            ),
+        );
+        let bx = spawn(
+            &mut app,
+            (
+                ConvexCollider::circle(5.0),
+                Weak,
+                Transform::from_xyz(0.0, 4.9, 0.0),
+            ),
+        );
+        app.update();
+        let f = flags(&app, bx);
+        assert_eq!(f.on_floor(), floor_expected, "{degrees}°: {f:?}");
+        if floor_expected {
+            assert!((f.floor_normal() - Vec2::new(-slope.sin(), slope.cos())).length() < 1e-4);
+        } else {
+            assert!(f.on_wall_right() && !f.on_wall_left(), "{degrees}°: {f:?}");
+        }
+    }
+}

@@ -78,7 +78,8 @@ fn draw_colliders(
         return;
     }
     for (collider, transform, mighty, weak, sensor) in &colliders {
-        let Ok(shape) = collider.shape().transformed(&pose_of(transform)) else {
+        let Some(Ok(shape)) = pose_of(transform).map(|pose| collider.shape().transformed(&pose))
+        else {
             continue;
         };
         let color = match (sensor, mighty, weak) {

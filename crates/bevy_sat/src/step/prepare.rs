@@ -23,14 +23,15 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
     ),
 >;
 
-/// The pose of a collider's entity: translation, rotation about z, scale in x and y.
-pub(crate) fn pose_of(transform: &Transform) -> Pose {
+/// The pose of a collider's entity: translation, rotation about z, scale in x and y. `None`
+/// when the rotation is not finite or turns the x axis out of the plane.
+pub(crate) fn pose_of(transform: &Transform) -> Option<Pose> {
     let x_axis = transform.rotation * Vec3::X;
-    Pose {
+    Some(Pose {
         translation: transform.translation.truncate(),
-        rotation: x_axis.truncate().try_normalize().unwrap_or(Vec2::X),
+        rotation: x_axis.truncate().try_normalize()?,
         scale: transform.scale.truncate(),
-    }
+    })
 }
 
 pub(crate) fn prepare_bodies(
@@ -76,7 +77,12 @@ pub(crate) fn prepare_bodies(
             continue;
         }
         let motion = v * dt;
-        let mut pose = pose_of(transform);
+        let Some(mut pose) = pose_of(transform) else {
+            if warnings.unplaceable.insert(entity) {
+                warn!("{entity} has a non-finite or out-of-plane rotation: it is left out");
+            }
+            continue;
+        };
         pose.translation = start + motion;
         let shape = match collider.shape().transformed(&pose) {
             Ok(shape) => shape,

@@ -1,6 +1,7 @@
 //! Stage 5: contact flags, the [`Contacts`] resource, collision events, and writing positions,
 //! velocities and flags back to the entities.
 
+use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use sat_core::collide_within;
 
@@ -53,15 +54,49 @@ pub(crate) fn contact_flags(
     }
 }
 
+/// Where collision events go: messages, and observers through commands.
+#[derive(SystemParam)]
+pub(crate) struct EventOutput<'w, 's> {
+    started: MessageWriter<'w, CollisionStarted>,
+    ended: MessageWriter<'w, CollisionEnded>,
+    alive: Query<'w, 's, ()>,
+    commands: Commands<'w, 's>,
+}
+
+impl EventOutput<'_, '_> {
+    fn start(&mut self, pair: &ContactPair) {
+        let event = CollisionStarted {
+            a: pair.a,
+            b: pair.b,
+            contact: pair.contact,
+        };
+        self.started.write(event);
+        self.commands.trigger(event);
+        self.commands.trigger(CollisionStarted {
+            a: pair.b,
+            b: pair.a,
+            contact: pair.contact.flipped(),
+        });
+    }
+
+    fn end(&mut self, (a, b): (Entity, Entity)) {
+        self.ended.write(CollisionEnded { a, b });
+        // Observers only on entities that still exist (one may have been despawned).
+        if self.alive.contains(a) {
+            self.commands.trigger(CollisionEnded { a, b });
+        }
+        if self.alive.contains(b) {
+            self.commands.trigger(CollisionEnded { a: b, b: a });
+        }
+    }
+}
+
 /// Final contacts, flags, [`Contacts`] and events.
 pub(crate) fn report_contacts(
     config: Res<SatConfig>,
     mut state: ResMut<StepState>,
     mut contacts: ResMut<Contacts>,
-    mut started: MessageWriter<CollisionStarted>,
-    mut ended: MessageWriter<CollisionEnded>,
-    alive: Query<()>,
-    mut commands: Commands,
+    mut events: EventOutput,
     mut current: Local<Vec<(usize, usize, ContactPair)>>,
 ) {
     let state = &mut *state;
@@ -91,47 +126,20 @@ pub(crate) fn report_contacts(
     for pair in &contacts.pairs {
         let key = (pair.a, pair.b);
         while let Some(&gone) = old.next_if(|p| **p < key) {
-            end(gone, &mut ended, &alive, &mut commands);
+            events.end(gone);
         }
         if old.next_if(|p| **p == key).is_none() {
-            let event = CollisionStarted {
-                a: pair.a,
-                b: pair.b,
-                contact: pair.contact,
-            };
-            started.write(event);
-            commands.trigger(event);
-            commands.trigger(CollisionStarted {
-                a: pair.b,
-                b: pair.a,
-                contact: pair.contact.flipped(),
-            });
+            events.start(pair);
         }
     }
     for &gone in old {
-        end(gone, &mut ended, &alive, &mut commands);
+        events.end(gone);
     }
     state.touching = previous;
     state.touching.clear();
     state
         .touching
         .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
-}
-
-fn end(
-    (a, b): (Entity, Entity),
-    ended: &mut MessageWriter<CollisionEnded>,
-    alive: &Query<()>,
-    commands: &mut Commands,
-) {
-    ended.write(CollisionEnded { a, b });
-    // Observers only on entities that still exist (one may have been despawned).
-    if alive.contains(a) {
-        commands.trigger(CollisionEnded { a, b });
-    }
-    if alive.contains(b) {
-        commands.trigger(CollisionEnded { a: b, b: a });
-    }
 }
 
 /// Writes the new positions, velocities and contact flags to the entities.

@@ -239,3 +239,64 @@ impl ContactFlags {
         self.floor_normal
     }
 }
+
+/// Makes a [`Mighty`] body passable from some sides: a body passes through from an open side
+/// and lands on a solid one. Which side a body comes from is judged from where both were at the
+/// start of the step (so it holds at any speed and when the platform itself moves), and a body
+/// that starts the step overlapping the platform passes through until it is clear.
+///
+/// Sides are in the platform's local frame (they turn with it). The default is the classic
+/// jump-through platform: solid from above only.
+///
+/// A body passing through overlaps the platform (it is in [`Contacts`](crate::Contacts) and gets
+/// collision events) but is not pushed and gets no [`ContactFlags`] from it. Give a Weak body
+/// [`DropThrough`] to let it fall through a platform it stands on.
+#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[require(Mighty)]
+pub struct OneWayPlatform {
+    /// Solid when met from above (local +y).
+    pub top: bool,
+    /// Solid when met from below (local -y).
+    pub bottom: bool,
+    /// Solid when met from the left (local -x).
+    pub left: bool,
+    /// Solid when met from the right (local +x).
+    pub right: bool,
+}
+
+impl Default for OneWayPlatform {
+    /// Solid from above only.
+    fn default() -> Self {
+        Self::TOP
+    }
+}
+
+impl OneWayPlatform {
+    /// Solid from above only: the jump-through platform.
+    pub const TOP: Self = Self {
+        top: true,
+        bottom: false,
+        left: false,
+        right: false,
+    };
+
+    /// The outward directions of the solid sides, in the platform's local frame.
+    pub(crate) fn solid_directions(&self) -> impl Iterator<Item = Vec2> + use<> {
+        [
+            (self.top, Vec2::Y),
+            (self.bottom, Vec2::NEG_Y),
+            (self.left, Vec2::NEG_X),
+            (self.right, Vec2::X),
+        ]
+        .into_iter()
+        .filter_map(|(solid, direction)| solid.then_some(direction))
+    }
+}
+
+/// Put on a [`Weak`] body to let it drop through the [`OneWayPlatform`]s it stands on or
+/// overlaps (down + jump in a platformer). The plugin removes it once the body touches no
+/// one-way platform any more.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+pub struct DropThrough;

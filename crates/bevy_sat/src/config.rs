@@ -24,6 +24,10 @@ pub struct SatConfig {
     /// Bodies closer than this are still in contact (default 0.01 units). It keeps resting
     /// contacts, contact flags and events steady when round-off opens a tiny gap.
     pub contact_margin: f32,
+    /// A Weak body that stood on a floor in the last step and is not moving up is pulled down
+    /// onto a floor up to this far below it (default 0: off). Keeps a body walking down a slope
+    /// or over a small step on the ground instead of hopping off it.
+    pub floor_snap_distance: f32,
     /// A pair whose relative motion in a step exceeds this fraction of the smaller body's size
     /// is swept (continuous collision) instead of tested at the end of the step (default 0.5).
     pub sweep_fraction: f32,
@@ -36,6 +40,7 @@ impl Default for SatConfig {
             gravity: Vec2::ZERO,
             max_floor_angle: core::f32::consts::FRAC_PI_4,
             contact_margin: 0.01,
+            floor_snap_distance: 0.0,
             sweep_fraction: 0.5,
         }
     }

@@ -52,3 +52,15 @@ pub struct CollisionEnded {
     /// The other entity.
     pub b: Entity,
 }
+
+/// A [`Weak`](crate::Weak) body is squeezed between Mighty bodies with no room left: pushing it
+/// out of one would push it into another, so it is pushed into neither (it stays overlapping
+/// the one that moved into it). Sent every step while it lasts; also triggered on the body.
+#[derive(Message, EntityEvent, Clone, Debug, PartialEq, Eq)]
+pub struct Crushed {
+    /// The squeezed body.
+    #[event_target]
+    pub body: Entity,
+    /// The Mighty bodies squeezing it, sorted.
+    pub crushers: Vec<Entity>,
+}

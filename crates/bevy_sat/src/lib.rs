@@ -47,13 +47,14 @@ mod step;
 pub use sat_core as geometry;
 
 pub use components::{
-    CollisionLayers, ContactFlags, ConvexCollider, Mighty, Sensor, Velocity, Weak,
+    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
+    Velocity, Weak,
 };
 pub use config::SatConfig;
 pub use contacts::{ContactPair, Contacts};
 #[cfg(feature = "debug")]
 pub use debug::{SatDebugConfig, SatDebugPlugin};
-pub use events::{CollisionEnded, CollisionStarted};
+pub use events::{CollisionEnded, CollisionStarted, Crushed};
 pub use plugin::{SatPlugin, SatSystems};
 pub use sat_core::{Contact, PolygonError};
 
@@ -61,8 +62,8 @@ pub use sat_core::{Contact, PolygonError};
 pub mod prelude {
     pub use crate::{
         CollisionEnded, CollisionLayers, CollisionStarted, Contact, ContactFlags, ContactPair,
-        Contacts, ConvexCollider, Mighty, PolygonError, SatConfig, SatPlugin, SatSystems, Sensor,
-        Velocity, Weak,
+        Contacts, ConvexCollider, Crushed, DropThrough, Mighty, OneWayPlatform, PolygonError,
+        SatConfig, SatPlugin, SatSystems, Sensor, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

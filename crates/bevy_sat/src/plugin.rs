@@ -6,11 +6,12 @@ use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
 use crate::components::{
-    CollisionLayers, ContactFlags, ConvexCollider, Mighty, Sensor, Velocity, Weak,
+    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
+    Velocity, Weak,
 };
 use crate::config::SatConfig;
 use crate::contacts::Contacts;
-use crate::events::{CollisionEnded, CollisionStarted};
+use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 use crate::step::{self, StepState};
 
 /// The stages of one physics step, in order. Each is a public set, so a game can order its own
@@ -85,12 +86,15 @@ impl Plugin for SatPlugin {
             .register_type::<Sensor>()
             .register_type::<CollisionLayers>()
             .register_type::<ContactFlags>()
+            .register_type::<OneWayPlatform>()
+            .register_type::<DropThrough>()
             .register_type::<SatConfig>()
             .init_resource::<SatConfig>()
             .init_resource::<Contacts>()
             .init_resource::<StepState>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
+            .add_message::<Crushed>()
             .configure_sets(
                 self.schedule,
                 (

@@ -185,3 +185,25 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// `exit_distance` matches the reference's exit along the same direction.
+    #[test]
+    fn exit_distance_matches_reference(a in placed_shape(), b in placed_shape(), angle in 0.0f32..core::f32::consts::TAU) {
+        let diff = Difference::new(&a, &b);
+        let distance = diff.signed_distance();
+        let tol = tolerance(&a, &b);
+        let u = Vec2::from_angle(angle);
+        match sat_core::exit_distance(&a, &b, u) {
+            None => prop_assert!(distance > -4.0 * tol, "overlapping by {} but no exit", -distance),
+            Some(exit) => {
+                prop_assert!(distance < 4.0 * tol);
+                let expected = diff.exit_distance(u.as_dvec2());
+                prop_assert!((f64::from(exit) - expected).abs() <= 8.0 * tol + 1e-5 * expected,
+                    "exit {} vs reference {}", exit, expected);
+            }
+        }
+    }
+}

@@ -5,7 +5,9 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use sat_core::SweepAndPrune;
 
+use super::seams::mark_internal_faces;
 use super::{Kind, StepState};
+use crate::config::SatConfig;
 
 /// Broad-phase storage kept across steps.
 #[derive(Default, Debug)]
@@ -18,7 +20,7 @@ pub(crate) struct BroadState {
     raw: Vec<(u32, u32)>,
 }
 
-pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
+pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<StepState>) {
     let state = &mut *state;
     let broad = &mut state.broad;
     broad.slot_body.fill(u32::MAX);
@@ -59,11 +61,30 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
         );
         let (a, b) = (&state.bodies[i], &state.bodies[j]);
         let both_mighty = a.kind == Kind::Mighty && b.kind == Kind::Mighty;
-        if (both_mighty && !a.sensor && !b.sensor) || !a.layers.interacts_with(&b.layers) {
+        if both_mighty && !a.sensor && !b.sensor {
+            // Not a pair to resolve, but flush neighbours hide the faces they share.
+            if a.one_way.is_none() && b.one_way.is_none() {
+                let (a, b) = two_mut(&mut state.bodies, i, j);
+                mark_internal_faces(a, b, config.contact_margin.max(1.0e-4));
+            }
+            continue;
+        }
+        if !a.layers.interacts_with(&b.layers) {
             continue;
         }
         state
             .candidates
             .push(if a.entity < b.entity { (i, j) } else { (j, i) });
+    }
+}
+
+/// Two distinct elements of a slice, mutably.
+pub(crate) fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
+    if a < b {
+        let (left, right) = items.split_at_mut(b);
+        (&mut left[a], &mut right[0])
+    } else {
+        let (left, right) = items.split_at_mut(a);
+        (&mut right[0], &mut left[b])
     }
 }

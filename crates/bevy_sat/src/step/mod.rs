@@ -6,12 +6,13 @@ pub(crate) mod narrow;
 pub(crate) mod prepare;
 pub(crate) mod report;
 pub(crate) mod resolve;
+pub(crate) mod seams;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;
 use sat_core::{Aabb, Hit, Shape};
 
-use crate::components::{CollisionLayers, ContactFlags};
+use crate::components::{CollisionLayers, ContactFlags, OneWayPlatform};
 
 /// How a body takes part in resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,12 +41,30 @@ pub(crate) struct Body {
     pub swept: Aabb,
     /// The smaller side of the body's AABB: how far it may move before it must be swept.
     pub size: f32,
+    /// The rotation `(cos, sin)` of the body.
+    pub rotation: Vec2,
+    /// Its one-way sides, if it is a one-way platform.
+    pub one_way: Option<OneWayPlatform>,
+    /// A Weak body with [`DropThrough`](crate::DropThrough).
+    pub drop_through: bool,
+    /// What it stood on at the end of the last step (from its [`ContactFlags`]).
+    pub support: Option<Entity>,
+    /// Bit `i` set: edge `i` of the world polygon is covered by a flush neighbour's edge (an
+    /// internal face, never a push axis).
+    pub internal: u16,
 }
 
 impl Body {
     /// The displacement integrated from the velocity this step.
     pub fn motion(&self) -> Vec2 {
         self.position - self.start
+    }
+
+    /// The body's shape where it was at the start of the step.
+    pub fn start_shape(&self) -> Shape {
+        let mut shape = self.shape;
+        shape.translate(-self.motion());
+        shape
     }
 
     /// Whether the pair is pushed apart at all.
@@ -76,6 +95,9 @@ pub(crate) struct PairContact {
     pub b: usize,
     /// For fast pairs: the first touch during the step, if after its start.
     pub hit: Option<Hit>,
+    /// Set by resolution: a Weak body passing through a one-way platform (not resolved, no
+    /// contact flags).
+    pub passing: bool,
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.
@@ -105,6 +127,10 @@ pub(crate) struct StepState {
     /// ones resolution may bring into contact.
     pub reach: f32,
     pub broad: broad::BroadState,
+    /// Per body: touching a one-way platform after this step (within the margin).
+    pub on_one_way: Vec<bool>,
+    /// Weak bodies squeezed between Mighty bodies this step, with the crushers.
+    pub crushed: Vec<(Entity, Vec<Entity>)>,
     pub warnings: Warnings,
     pub index: EntityHashMap<usize>,
 }

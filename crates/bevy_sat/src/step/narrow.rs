@@ -36,16 +36,26 @@ pub(crate) fn test_pair(
         start_a.translate(-body_a.motion());
         let mut start_b = body_b.shape;
         start_b.translate(-body_b.motion());
-        sweep(&start_a, &start_b, relative).filter(|hit| hit.toi > 0.0)
+        // A pair touching at the start counts too when it moves into itself: a fast wall
+        // pushing a box it already touches must not pass through it.
+        let margin = config.contact_margin.max(0.0);
+        sweep(&start_a, &start_b, relative)
+            .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
     } else {
         None
     };
     let margin = config.contact_margin.max(0.0);
-    let near = collide_within(&body_a.shape, &body_b.shape, margin + reach);
+    let snap = config.floor_snap_distance.max(0.0);
+    let near = collide_within(&body_a.shape, &body_b.shape, margin + reach + snap);
     let overlapping = near.filter(|c| c.depth > -margin);
     let hit =
         hit.filter(|hit| overlapping.is_none_or(|c| c.normal.dot(hit.normal) < SAME_AXIS_COS));
-    (near.is_some() || hit.is_some()).then_some(PairContact { a, b, hit })
+    (near.is_some() || hit.is_some()).then_some(PairContact {
+        a,
+        b,
+        hit,
+        passing: false,
+    })
 }
 
 /// Tests `candidates` on `pool`, appending the results to `out` sorted by entity pair.

@@ -4,7 +4,10 @@ use bevy::prelude::*;
 use sat_core::Pose;
 
 use super::{Body, Kind, StepState};
-use crate::components::{CollisionLayers, ConvexCollider, Mighty, Sensor, Velocity, Weak};
+use crate::components::{
+    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
+    Velocity, Weak,
+};
 use crate::config::SatConfig;
 
 /// The colliders the step reads.
@@ -20,6 +23,11 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
         Has<Weak>,
         Has<Sensor>,
         Option<&'static CollisionLayers>,
+        (
+            Option<&'static OneWayPlatform>,
+            Has<DropThrough>,
+            Option<&'static ContactFlags>,
+        ),
     ),
 >;
 
@@ -46,7 +54,8 @@ pub(crate) fn prepare_bodies(
     state.index.clear();
     state.reach = 0.0;
     let warnings = &mut state.warnings;
-    for (entity, collider, transform, velocity, mighty, weak, sensor, layers) in &colliders {
+    for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
+        let (one_way, drop_through, flags) = extra;
         let kind = match (mighty, weak) {
             (_, false) | (true, true) => {
                 if mighty && weak && warnings.both_kinds.insert(entity) {
@@ -93,9 +102,6 @@ pub(crate) fn prepare_bodies(
                 continue;
             }
         };
-        state.reach = state.reach.max(motion.length());
-        let aabb = shape.aabb();
-        let size = aabb.size().min_element();
         state.index.insert(entity, state.bodies.len());
         state.bodies.push(Body {
             entity,
@@ -106,8 +112,66 @@ pub(crate) fn prepare_bodies(
             position: pose.translation,
             start,
             velocity: v,
-            swept: aabb.swept(-motion).grown(config.contact_margin.max(0.0)),
-            size,
+            swept: shape.aabb(),
+            size: shape.aabb().size().min_element(),
+            rotation: pose.rotation,
+            one_way: one_way.copied().filter(|_| kind == Kind::Mighty),
+            drop_through: drop_through && kind == Kind::Weak,
+            support: flags
+                .and_then(|f| f.standing_on())
+                .filter(|_| kind == Kind::Weak),
+            internal: 0,
         });
     }
+    carry_riders(state);
+    let margin = config.contact_margin.max(0.0);
+    for body in &mut state.bodies {
+        let motion = body.motion();
+        state.reach = state.reach.max(motion.length());
+        body.swept = body.shape.aabb().swept(-motion).grown(margin);
+    }
+}
+
+/// Moves every Weak body that stood on something at the end of the last step by its support's
+/// displacement (the support's own motion, plus its own carry if it is a rider too), so riders
+/// travel with moving platforms and with each other. Only the floor contact carries.
+fn carry_riders(state: &mut StepState) {
+    let own: Vec<Vec2> = state.bodies.iter().map(Body::motion).collect();
+    let support: Vec<Option<usize>> = state
+        .bodies
+        .iter()
+        .map(|b| b.support.and_then(|e| state.index.get(&e).copied()))
+        .collect();
+    let mut carry = vec![None; state.bodies.len()];
+    for i in 0..state.bodies.len() {
+        carry_of(i, &own, &support, &mut carry, 0);
+    }
+    for (body, carry) in state.bodies.iter_mut().zip(carry) {
+        if let Some(offset) = carry.filter(|c| *c != Vec2::ZERO) {
+            body.shift(offset);
+        }
+    }
+}
+
+/// The carry of body `i`: its support's own motion plus the support's carry (bounded depth, so
+/// a cycle of supports ends instead of looping).
+fn carry_of(
+    i: usize,
+    own: &[Vec2],
+    support: &[Option<usize>],
+    carry: &mut [Option<Vec2>],
+    depth: usize,
+) -> Vec2 {
+    const MAX_DEPTH: usize = 16;
+    if let Some(known) = carry[i] {
+        return known;
+    }
+    let value = match support[i] {
+        Some(s) if s != i && depth < MAX_DEPTH => {
+            own[s] + carry_of(s, own, support, carry, depth + 1)
+        }
+        _ => Vec2::ZERO,
+    };
+    carry[i] = Some(value);
+    value
 }

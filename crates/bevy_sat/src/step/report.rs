@@ -6,10 +6,10 @@ use bevy::prelude::*;
 use sat_core::collide_within;
 
 use super::{Body, Kind, StepState};
-use crate::components::{ContactFlags, Velocity};
+use crate::components::{ContactFlags, DropThrough, Velocity};
 use crate::config::SatConfig;
 use crate::contacts::{ContactPair, Contacts};
-use crate::events::{CollisionEnded, CollisionStarted};
+use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 
 /// The contact flags of every body from the final contacts.
 pub(crate) fn contact_flags(
@@ -59,6 +59,7 @@ pub(crate) fn contact_flags(
 pub(crate) struct EventOutput<'w, 's> {
     started: MessageWriter<'w, CollisionStarted>,
     ended: MessageWriter<'w, CollisionEnded>,
+    crushed: MessageWriter<'w, Crushed>,
     alive: Query<'w, 's, ()>,
     commands: Commands<'w, 's>,
 }
@@ -77,6 +78,15 @@ impl EventOutput<'_, '_> {
             b: pair.a,
             contact: pair.contact.flipped(),
         });
+    }
+
+    fn crush(&mut self, body: Entity, crushers: &[Entity]) {
+        let event = Crushed {
+            body,
+            crushers: crushers.to_vec(),
+        };
+        self.crushed.write(event.clone());
+        self.commands.trigger(event);
     }
 
     fn end(&mut self, (a, b): (Entity, Entity)) {
@@ -102,6 +112,8 @@ pub(crate) fn report_contacts(
     let state = &mut *state;
     let margin = config.contact_margin.max(0.0);
     current.clear();
+    state.on_one_way.clear();
+    state.on_one_way.resize(state.bodies.len(), false);
     for p in &state.pairs {
         let (a, b) = (&state.bodies[p.a], &state.bodies[p.b]);
         if let Some(contact) = collide_within(&a.shape, &b.shape, margin) {
@@ -109,9 +121,13 @@ pub(crate) fn report_contacts(
                 a: a.entity,
                 b: b.entity,
                 contact,
-                resolved: a.resolves_with(b),
+                resolved: !p.passing && a.resolves_with(b),
             };
             current.push((p.a, p.b, pair));
+            if a.one_way.is_some() || b.one_way.is_some() {
+                state.on_one_way[p.a] = true;
+                state.on_one_way[p.b] = true;
+            }
         }
     }
     contact_flags(&config, &state.bodies, &current, &mut state.flags);
@@ -135,6 +151,9 @@ pub(crate) fn report_contacts(
     for &gone in old {
         events.end(gone);
     }
+    for (body, crushers) in &state.crushed {
+        events.crush(*body, crushers);
+    }
     state.touching = previous;
     state.touching.clear();
     state
@@ -142,7 +161,8 @@ pub(crate) fn report_contacts(
         .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
 }
 
-/// Writes the new positions, velocities and contact flags to the entities.
+/// Writes the new positions, velocities and contact flags to the entities, and takes
+/// [`DropThrough`] off bodies that are clear of every one-way platform.
 pub(crate) fn write_back(
     state: Res<StepState>,
     mut targets: Query<(
@@ -150,8 +170,12 @@ pub(crate) fn write_back(
         Option<&mut Velocity>,
         Option<&mut ContactFlags>,
     )>,
+    mut commands: Commands,
 ) {
-    for (body, flags) in state.bodies.iter().zip(&state.flags) {
+    for (i, (body, flags)) in state.bodies.iter().zip(&state.flags).enumerate() {
+        if body.drop_through && !state.on_one_way[i] {
+            commands.entity(body.entity).remove::<DropThrough>();
+        }
         let Ok((mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) else {
             continue;
         };

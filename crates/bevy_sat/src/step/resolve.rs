@@ -1,144 +1,259 @@
-//! Stage 4: resolution. Fast pairs are first placed at their time of impact; then, for a few
-//! passes, Weak bodies are pushed out of Mighty ones and Weak pairs are split, ground first,
-//! with support propagated up through stacks.
+//! Stage 4: resolution.
+//!
+//! 1. One-way platforms: a pair is *passing* (never resolved) unless the Weak body started the
+//!    step on a solid side of the platform, and does not have `DropThrough`.
+//! 2. Fast pairs are placed at their time of impact: the approaching part of the motion after
+//!    the impact is taken back, the sliding part kept.
+//! 3. For a few passes, Weak bodies are pushed out of Mighty ones and Weak pairs are split,
+//!    ground first, with support propagated up through stacks ("holds").
+//! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
+//!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
+//! 5. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
+//!
+//! Pushes out of a Mighty body go along the minimum translation vector, except: a floor-like
+//! contact pushes straight up (so bodies stand still on slopes instead of sliding), a one-way
+//! platform pushes out through its solid side, and an internal face (shared by flush Mighty
+//! neighbours) is never a push axis.
 
 use bevy::prelude::*;
-use sat_core::collide_within;
+use sat_core::{AsShape, collide_within, exit_distance, sweep};
 
-use super::{Body, Kind, PairContact, StepState};
+use super::broad::two_mut;
+use super::seams::{is_internal_face, open_faces};
+use super::{Body, Kind, PairContact};
 use crate::config::SatConfig;
 
 /// How many directions a body remembers being held in, per pass.
 const MAX_HOLDS: usize = 4;
 
 /// A push along `direction` is blocked by a hold `h` when `h · direction` exceeds this (within
-/// about 45°).
+/// 45°).
 const HOLD_COS: f32 = core::f32::consts::FRAC_1_SQRT_2;
 
-/// The directions a Weak body cannot be pushed in this pass: into a Mighty body it touches, or
-/// into a body that is itself held that way (support propagated through a stack).
+/// A direction a Weak body cannot be pushed in: into a Mighty body it touches (`by`), or into a
+/// body that is itself held that way (support propagated through a stack, `by == None`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Hold {
+    direction: Vec2,
+    by: Option<Entity>,
+}
+
+/// The holds of one body in one pass.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Holds {
-    directions: [Vec2; MAX_HOLDS],
+    items: [Hold; MAX_HOLDS],
     len: usize,
 }
 
 impl Holds {
-    fn add(&mut self, direction: Vec2) {
+    fn add(&mut self, direction: Vec2, by: Option<Entity>) {
         if self.len < MAX_HOLDS {
-            self.directions[self.len] = direction;
+            self.items[self.len] = Hold { direction, by };
             self.len += 1;
         }
     }
 
+    fn holding(&self) -> &[Hold] {
+        &self.items[..self.len]
+    }
+
     fn blocks(&self, push: Vec2) -> bool {
-        self.directions[..self.len]
+        self.holding()
             .iter()
-            .any(|h| h.dot(push) > HOLD_COS)
+            .any(|h| h.direction.dot(push) > HOLD_COS)
+    }
+
+    /// A Mighty body other than `except` that holds the body against `push`.
+    fn blocker(&self, push: Vec2, except: Entity) -> Option<Entity> {
+        self.holding()
+            .iter()
+            .filter(|h| h.direction.dot(push) > HOLD_COS)
+            .find_map(|h| h.by.filter(|by| *by != except))
     }
 }
 
-/// The pairs resolution works on, split by kind; indices into the narrow-phase pairs.
+/// Reused storage for resolution.
 #[derive(Default, Debug)]
 pub(crate) struct Work {
     mighty_weak: Vec<usize>,
-    weak_weak: Vec<usize>,
+    weak_weak: Vec<(f32, usize)>,
     holds: Vec<Holds>,
+    rewinds: Vec<(usize, f32, Vec2, Vec2)>,
+    snaps: Vec<Option<f32>>,
+}
+
+/// The settings resolution needs, derived once per step.
+#[derive(Clone, Copy, Debug)]
+struct Rules {
+    /// Cosine of the steepest floor.
+    floor_cos: f32,
+    margin: f32,
+    snap: f32,
+    passes: u32,
+}
+
+impl Rules {
+    fn new(config: &SatConfig) -> Self {
+        Self {
+            floor_cos: config
+                .max_floor_angle
+                .clamp(0.0, core::f32::consts::FRAC_PI_2)
+                .cos(),
+            margin: config.contact_margin.max(0.0),
+            snap: config.floor_snap_distance.max(0.0),
+            passes: config.passes.max(1),
+        }
+    }
+
+    fn is_floor(&self, out: Vec2) -> bool {
+        out.y >= self.floor_cos
+    }
+}
+
+/// What a Mighty body does to a Weak one it touches.
+#[derive(Clone, Copy, Debug)]
+struct Push {
+    /// Move the Weak body by this.
+    offset: Vec2,
+    /// The direction into the Mighty body: the Weak body cannot be pushed that way any more,
+    /// and loses its velocity along it.
+    into: Vec2,
 }
 
 pub(crate) fn resolve_contacts(
     config: Res<SatConfig>,
-    mut state: ResMut<StepState>,
+    mut state: ResMut<super::StepState>,
     mut work: Local<Work>,
 ) {
     let state = &mut *state;
-    resolve(&config, &mut state.bodies, &state.pairs, &mut work);
+    resolve(
+        &config,
+        &mut state.bodies,
+        &mut state.pairs,
+        &mut work,
+        &mut state.crushed,
+    );
 }
 
 /// Runs the whole resolution on plain data.
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
-    pairs: &[PairContact],
+    pairs: &mut [PairContact],
     work: &mut Work,
+    crushed: &mut Vec<(Entity, Vec<Entity>)>,
 ) {
-    place_at_time_of_impact(bodies, pairs);
+    let rules = Rules::new(config);
+    crushed.clear();
+    for pair in pairs.iter_mut() {
+        pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
+    }
+    place_at_time_of_impact(bodies, pairs, work, &rules);
+
     work.mighty_weak.clear();
     work.weak_weak.clear();
     for (k, p) in pairs.iter().enumerate() {
         let (a, b) = (&bodies[p.a], &bodies[p.b]);
-        if !a.resolves_with(b) {
+        if p.passing || !a.resolves_with(b) {
             continue;
         }
         if a.kind == Kind::Weak && b.kind == Kind::Weak {
-            work.weak_weak.push(k);
+            // Ground first: the pair whose lower body is lowest comes first, so support climbs
+            // a stack in one pass. Ties keep the entity order.
+            let bottom = a.shape.aabb().min.y.min(b.shape.aabb().min.y);
+            work.weak_weak.push((bottom, k));
         } else {
             work.mighty_weak.push(k);
         }
     }
-    // Ground first: the pair whose lower body is lowest comes first, so support climbs a stack
-    // in one pass. Ties keep the entity order.
-    let bottom = |k: &usize| {
-        let p = &pairs[*k];
-        bodies[p.a]
-            .shape
-            .aabb()
-            .min
-            .y
-            .min(bodies[p.b].shape.aabb().min.y)
-    };
-    let mut keyed: Vec<(f32, usize)> = work.weak_weak.iter().map(|k| (bottom(k), *k)).collect();
-    keyed.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-    work.weak_weak.clear();
-    work.weak_weak.extend(keyed.into_iter().map(|(_, k)| k));
+    work.weak_weak
+        .sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
 
-    let margin = config.contact_margin.max(0.0);
+    work.holds.clear();
     work.holds.resize(bodies.len(), Holds::default());
-    for _ in 0..config.passes.max(1) {
+    for _ in 0..rules.passes {
         work.holds.fill(Holds::default());
-        for &k in &work.mighty_weak {
-            push_out_of_mighty(bodies, &pairs[k], margin, &mut work.holds);
-        }
-        for &k in &work.weak_weak {
-            split_weak_pair(bodies, &pairs[k], margin, &mut work.holds);
+        mighty_pass(bodies, pairs, work, &rules, None);
+        for &(_, k) in &work.weak_weak {
+            split_weak_pair(bodies, &pairs[k], &rules, &mut work.holds);
         }
     }
     // Last word to the Mighty bodies: whatever Weak bodies did to each other, none ends inside
-    // a Mighty one.
-    for &k in &work.mighty_weak {
-        push_out_of_mighty(bodies, &pairs[k], margin, &mut work.holds);
+    // a Mighty one (unless it is crushed between two).
+    work.holds.fill(Holds::default());
+    mighty_pass(bodies, pairs, work, &rules, Some(crushed));
+    for (_, crushers) in crushed.iter_mut() {
+        crushers.sort();
+        crushers.dedup();
     }
+    snap_to_floor(bodies, pairs, work, &rules);
 }
 
-/// Fast pairs: each Weak body goes back along the step's relative motion to where it first
-/// touched (the earliest such touch if it has several).
-fn place_at_time_of_impact(bodies: &mut [Body], pairs: &[PairContact]) {
-    // (body, toi, rewind, normal into the other body)
-    let mut rewinds: Vec<(usize, f32, Vec2, Vec2)> = Vec::new();
+/// The outward direction (world) of a solid side of one-way platform `m` on which `w` was at
+/// the start of the step, if any.
+fn solid_side_at_start(w: &Body, m: &Body, margin: f32) -> Option<Vec2> {
+    let one_way = m.one_way?;
+    let (w_start, m_start) = (w.start_shape(), m.start_shape());
+    one_way.solid_directions().find_map(|local| {
+        let side = m.rotation.rotate(local);
+        let (w_min, _) = w_start.as_shape().project(side);
+        let (_, m_max) = m_start.as_shape().project(side);
+        (w_min >= m_max - margin).then_some(side)
+    })
+}
+
+/// Whether a pair is a Weak body passing through a one-way platform.
+fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
+    let (w, m) = match (a.kind, b.kind) {
+        (Kind::Weak, Kind::Mighty) => (a, b),
+        (Kind::Mighty, Kind::Weak) => (b, a),
+        _ => return false,
+    };
+    m.one_way.is_some() && (w.drop_through || solid_side_at_start(w, m, margin).is_none())
+}
+
+/// Fast pairs: each Weak body takes back the part of its motion after the impact that went
+/// into the other body (the earliest impact if it has several), and keeps sliding.
+fn place_at_time_of_impact(
+    bodies: &mut [Body],
+    pairs: &[PairContact],
+    work: &mut Work,
+    rules: &Rules,
+) {
+    let rewinds = &mut work.rewinds;
+    rewinds.clear();
     for p in pairs {
         let Some(hit) = p.hit else { continue };
         let (a, b) = (&bodies[p.a], &bodies[p.b]);
-        if !a.resolves_with(b) {
+        if p.passing || !a.resolves_with(b) {
             continue;
         }
         let late = 1.0 - hit.toi;
+        let n = hit.normal; // from a to b
+        let relative = a.motion() - b.motion();
         match (a.kind, b.kind) {
             (Kind::Weak, Kind::Mighty) => {
-                rewinds.push((p.a, hit.toi, (a.motion() - b.motion()) * late, hit.normal));
+                if one_way_allows(a, b, n, rules) {
+                    rewinds.push((p.a, hit.toi, n * (relative.dot(n) * late), n));
+                }
             }
             (Kind::Mighty, Kind::Weak) => {
-                rewinds.push((p.b, hit.toi, (b.motion() - a.motion()) * late, -hit.normal));
+                if one_way_allows(b, a, -n, rules) {
+                    rewinds.push((p.b, hit.toi, -n * (relative.dot(n) * late), -n));
+                }
             }
             _ => {
-                rewinds.push((p.a, hit.toi, a.motion() * late, hit.normal));
-                rewinds.push((p.b, hit.toi, b.motion() * late, -hit.normal));
+                let approach_a = a.motion().dot(n).max(0.0);
+                let approach_b = (-b.motion().dot(n)).max(0.0);
+                rewinds.push((p.a, hit.toi, n * (approach_a * late), n));
+                rewinds.push((p.b, hit.toi, -n * (approach_b * late), -n));
             }
         }
     }
-    // Earliest hit per body; stable, so equal times keep the pair order.
+    // Earliest hit per body; equal times keep the pair order.
     rewinds.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
     let mut last = usize::MAX;
-    for (body, _, rewind, into) in rewinds {
+    for &(body, _, rewind, into) in rewinds.iter() {
         if body == last {
             continue;
         }
@@ -149,37 +264,113 @@ fn place_at_time_of_impact(bodies: &mut [Body], pairs: &[PairContact]) {
     }
 }
 
-/// Two mutable bodies of one pair.
-fn two(bodies: &mut [Body], a: usize, b: usize) -> (&mut Body, &mut Body) {
-    if a < b {
-        let (left, right) = bodies.split_at_mut(b);
-        (&mut left[a], &mut right[0])
-    } else {
-        let (left, right) = bodies.split_at_mut(a);
-        (&mut right[0], &mut left[b])
-    }
+/// Whether a hit of `w` into Mighty `m` along `into` counts: always, unless `m` is a one-way
+/// platform and the hit is not through a solid side `w` started on.
+fn one_way_allows(w: &Body, m: &Body, into: Vec2, rules: &Rules) -> bool {
+    m.one_way.is_none()
+        || solid_side_at_start(w, m, rules.margin).is_some_and(|side| -side.dot(into) > HOLD_COS)
 }
 
-fn push_out_of_mighty(bodies: &mut [Body], pair: &PairContact, margin: f32, holds: &mut [Holds]) {
-    let (weak, mighty) = if bodies[pair.a].kind == Kind::Weak {
+/// The push of Mighty `m` on Weak `w` where they touch (within the margin).
+fn mighty_push(w: &Body, m: &Body, rules: &Rules) -> Option<Push> {
+    let contact = collide_within(&w.shape, &m.shape, rules.margin)?;
+    if m.one_way.is_some() {
+        let side = solid_side_at_start(w, m, rules.margin)?;
+        let lift = if contact.depth > 0.0 {
+            exit_distance(&w.shape, &m.shape, side).unwrap_or(0.0)
+        } else {
+            0.0
+        };
+        return Some(Push {
+            offset: side * lift,
+            into: -side,
+        });
+    }
+    let n = contact.normal; // from w into m
+    if contact.depth <= 0.0 {
+        return Some(Push {
+            offset: Vec2::ZERO,
+            into: n,
+        });
+    }
+    let (mut out, mut distance) = (-n, contact.depth);
+    if is_internal_face(m, -n) {
+        // The shortest way out is through a face a flush neighbour covers: take the shortest
+        // way through an open face instead.
+        if let Some((face, d)) = open_faces(m)
+            .filter_map(|f| exit_distance(&w.shape, &m.shape, f).map(|d| (f, d)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+        {
+            (out, distance) = (face, d);
+        }
+    }
+    if rules.is_floor(out) && out != Vec2::Y {
+        // Stand on slopes: out of a floor straight up, so gravity does not slide the body down.
+        if let Some(up) = exit_distance(&w.shape, &m.shape, Vec2::Y)
+            .filter(|up| *up <= 2.0 * distance / rules.floor_cos.max(0.1) + rules.margin)
+        {
+            (out, distance) = (Vec2::Y, up);
+        }
+    }
+    Some(Push {
+        offset: out * distance,
+        into: -out,
+    })
+}
+
+/// The Weak and the Mighty body of a pair.
+fn weak_and_mighty(bodies: &[Body], pair: &PairContact) -> (usize, usize) {
+    if bodies[pair.a].kind == Kind::Weak {
         (pair.a, pair.b)
     } else {
         (pair.b, pair.a)
-    };
-    let (w, m) = two(bodies, weak, mighty);
-    let Some(contact) = collide_within(&w.shape, &m.shape, margin) else {
-        return;
-    };
-    if contact.depth > 0.0 {
-        w.shift(contact.mtv());
-        w.stop_along(contact.normal);
     }
-    holds[weak].add(contact.normal);
 }
 
-fn split_weak_pair(bodies: &mut [Body], pair: &PairContact, margin: f32, holds: &mut [Holds]) {
-    let (a, b) = two(bodies, pair.a, pair.b);
-    let Some(contact) = collide_within(&a.shape, &b.shape, margin) else {
+/// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
+/// drive a body into another Mighty body it touches is refused whatever the pair order; with
+/// `crushed`, such bodies are recorded there with both crushers.
+fn mighty_pass(
+    bodies: &mut [Body],
+    pairs: &[PairContact],
+    work: &mut Work,
+    rules: &Rules,
+    mut crushed: Option<&mut Vec<(Entity, Vec<Entity>)>>,
+) {
+    for &k in &work.mighty_weak {
+        let (w, m) = weak_and_mighty(bodies, &pairs[k]);
+        if let Some(push) = mighty_push(&bodies[w], &bodies[m], rules) {
+            work.holds[w].add(push.into, Some(bodies[m].entity));
+        }
+    }
+    for &k in &work.mighty_weak {
+        let (w, m) = weak_and_mighty(bodies, &pairs[k]);
+        let Some(push) = mighty_push(&bodies[w], &bodies[m], rules) else {
+            continue;
+        };
+        let Some(direction) = push.offset.try_normalize() else {
+            continue;
+        };
+        let mighty = bodies[m].entity;
+        if let Some(other) = work.holds[w].blocker(direction, mighty) {
+            if let Some(crushed) = crushed.as_deref_mut() {
+                let body = bodies[w].entity;
+                match crushed.iter_mut().find(|(e, _)| *e == body) {
+                    Some((_, crushers)) => crushers.extend([mighty, other]),
+                    None => crushed.push((body, vec![mighty, other])),
+                }
+            }
+            continue;
+        }
+        let body = &mut bodies[w];
+        body.shift(push.offset);
+        body.stop_along(push.into);
+    }
+}
+
+fn split_weak_pair(bodies: &mut [Body], pair: &PairContact, rules: &Rules, holds: &mut [Holds]) {
+    let (a, b) = two_mut(bodies, pair.a, pair.b);
+    let Some(contact) = collide_within(&a.shape, &b.shape, rules.margin) else {
         return;
     };
     let n = contact.normal; // from a to b: a is pushed along -n, b along +n
@@ -197,8 +388,67 @@ fn split_weak_pair(bodies: &mut [Body], pair: &PairContact, margin: f32, holds: 
         b.stop_along(-n);
     }
     if a_held && !b_held {
-        holds[pair.b].add(-n);
+        holds[pair.b].add(-n, None);
     } else if b_held && !a_held {
-        holds[pair.a].add(n);
+        holds[pair.a].add(n, None);
     }
+}
+
+/// Bodies that stood on a floor last step, are not moving up, and touch no floor now are moved
+/// down onto the nearest floor within the snap distance.
+fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rules: &Rules) {
+    if rules.snap <= 0.0 {
+        return;
+    }
+    let holds = &work.holds;
+    let eligible = |i: usize, b: &Body| {
+        b.kind == Kind::Weak
+            && !b.sensor
+            && !b.drop_through
+            && b.support.is_some()
+            && b.velocity.y <= 0.0
+            && !holds[i]
+                .holding()
+                .iter()
+                .any(|h| rules.is_floor(-h.direction))
+    };
+    work.snaps.clear();
+    work.snaps.resize(bodies.len(), None);
+    let drop = Vec2::NEG_Y * rules.snap;
+    for p in pairs {
+        if p.passing || !bodies[p.a].resolves_with(&bodies[p.b]) {
+            continue;
+        }
+        for (w, o) in [(p.a, p.b), (p.b, p.a)] {
+            let (body, other) = (&bodies[w], &bodies[o]);
+            if !eligible(w, body) || (other.one_way.is_some() && !above_top(body, other, rules)) {
+                continue;
+            }
+            let Some(hit) = sweep(&body.shape, &other.shape, drop) else {
+                continue;
+            };
+            if hit.toi > 0.0 && rules.is_floor(-hit.normal) {
+                let best = &mut work.snaps[w];
+                *best = Some(best.map_or(hit.toi, |t| t.min(hit.toi)));
+            }
+        }
+    }
+    for (body, snap) in bodies.iter_mut().zip(&work.snaps) {
+        if let Some(toi) = snap {
+            body.shift(drop * *toi);
+            body.stop_along(Vec2::NEG_Y);
+        }
+    }
+}
+
+/// Whether `w` is above a one-way platform `m` that is solid from above.
+fn above_top(w: &Body, m: &Body, rules: &Rules) -> bool {
+    m.one_way.is_some_and(|one_way| {
+        one_way.solid_directions().any(|local| {
+            let side = m.rotation.rotate(local);
+            rules.is_floor(side)
+                && w.shape.as_shape().project(side).0
+                    >= m.shape.as_shape().project(side).1 - rules.margin
+        })
+    })
 }

@@ -1,0 +1,78 @@
+//! Internal faces: where two Mighty polygons lie flush (a tiled floor), the faces they share
+//! are never push axes, so a body sliding over the seam is not snagged by the next tile's side
+//! (the "ghost collision" other engines are known for).
+
+use bevy::prelude::*;
+use sat_core::{ConvexPolygon, Shape};
+
+use super::Body;
+
+/// Normals closer than this to opposite count as facing each other.
+const OPPOSITE_COS: f32 = -0.9999;
+
+/// Marks in `a.internal` every edge of `a` that lies on an edge of `b` facing it and is
+/// entirely covered by it, and the same for `b`.
+pub(crate) fn mark_internal_faces(a: &mut Body, b: &mut Body, tolerance: f32) {
+    let (Shape::Polygon(pa), Shape::Polygon(pb)) = (&a.shape, &b.shape) else {
+        return;
+    };
+    for i in 0..pa.vertices().len() {
+        for j in 0..pb.vertices().len() {
+            if pa.normals()[i].dot(pb.normals()[j]) > OPPOSITE_COS {
+                continue;
+            }
+            if covered(pa, i, pb, j, tolerance) {
+                a.internal |= 1 << i;
+            }
+            if covered(pb, j, pa, i, tolerance) {
+                b.internal |= 1 << j;
+            }
+        }
+    }
+}
+
+fn edge(p: &ConvexPolygon, i: usize) -> (Vec2, Vec2) {
+    let v = p.vertices();
+    (v[i], v[(i + 1) % v.len()])
+}
+
+/// Whether edge `i` of `p` lies on the line of edge `j` of `q` and within its extent.
+fn covered(p: &ConvexPolygon, i: usize, q: &ConvexPolygon, j: usize, tolerance: f32) -> bool {
+    let (p0, p1) = edge(p, i);
+    let (q0, q1) = edge(q, j);
+    let normal = q.normals()[j];
+    if (p0 - q0).dot(normal).abs() > tolerance || (p1 - q0).dot(normal).abs() > tolerance {
+        return false;
+    }
+    let tangent = normal.perp();
+    let (lo, hi) = {
+        let (a, b) = (q0.dot(tangent), q1.dot(tangent));
+        (a.min(b) - tolerance, a.max(b) + tolerance)
+    };
+    let inside = |x: Vec2| (lo..=hi).contains(&x.dot(tangent));
+    inside(p0) && inside(p1)
+}
+
+/// Whether the face of Mighty body `m` that faces direction `outward` is internal.
+pub(crate) fn is_internal_face(m: &Body, outward: Vec2) -> bool {
+    let Shape::Polygon(p) = &m.shape else {
+        return false;
+    };
+    p.normals()
+        .iter()
+        .enumerate()
+        .any(|(i, n)| m.internal & (1 << i) != 0 && n.dot(outward) > -OPPOSITE_COS)
+}
+
+/// The outward normals of the faces of `m` that are not internal (for a circle: none).
+pub(crate) fn open_faces(m: &Body) -> impl Iterator<Item = Vec2> + '_ {
+    let normals: &[Vec2] = match &m.shape {
+        Shape::Polygon(p) => p.normals(),
+        Shape::Circle(_) => &[],
+    };
+    normals
+        .iter()
+        .enumerate()
+        .filter(move |(i, _)| m.internal & (1 << i) == 0)
+        .map(|(_, n)| *n)
+}

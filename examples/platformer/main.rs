@@ -1,0 +1,2 @@
+//! The platformer example (work in progress).
+fn main() {}

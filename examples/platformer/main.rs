@@ -1,2 +1,291 @@
-//! The platformer example (work in progress).
-fn main() {}
+//! bevy_sat's platformer: a small level that shows every feature, drawn with
+//! bevy_prototype_lyon from the same `ConvexCollider`s that collide.
+//!
+//! ```text
+//! cargo run --release --example platformer
+//! cargo run --release --example platformer -- --screenshot shot.png [--frames 240] [--demo] [--debug]
+//! ```
+//!
+//! Keys: ←/→ or A/D run, Space jump (hold for higher), ↓ + Space drop through a one-way
+//! platform, F1 debug overlay, R back to the checkpoint.
+//!
+//! `--screenshot PATH` (or `PLATFORMER_SCREENSHOT=PATH`) plays `--frames` game frames (fixed
+//! 60 Hz steps, default 240), saves a PNG of the window and exits; `--demo` lets the scripted player from the tests play;
+//! `--debug` starts with the overlay on.
+
+mod autopilot;
+mod game;
+
+use std::path::PathBuf;
+
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
+use bevy::window::WindowResolution;
+use bevy_prototype_lyon::prelude::*;
+use bevy_sat::geometry::Shape as SatShape;
+use bevy_sat::prelude::*;
+
+use autopilot::{Autopilot, PLAY_THE_LEVEL};
+use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score};
+
+/// Command-line options.
+#[derive(Resource, Debug, Clone, Default)]
+struct Options {
+    screenshot: Option<PathBuf>,
+    frames: u32,
+    demo: bool,
+    debug: bool,
+}
+
+impl Options {
+    fn parse() -> Result<Self, String> {
+        let mut options = Options {
+            screenshot: std::env::var_os("PLATFORMER_SCREENSHOT").map(PathBuf::from),
+            frames: 240,
+            ..default()
+        };
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--screenshot" => {
+                    options.screenshot =
+                        Some(args.next().ok_or("--screenshot needs a path")?.into())
+                }
+                "--frames" => {
+                    let n = args.next().ok_or("--frames needs a number")?;
+                    options.frames = n.parse().map_err(|e| format!("--frames {n}: {e}"))?;
+                }
+                "--demo" => options.demo = true,
+                "--debug" => options.debug = true,
+                other => return Err(format!("unknown argument {other}")),
+            }
+        }
+        Ok(options)
+    }
+}
+
+fn main() -> AppExit {
+    let options = match Options::parse() {
+        Ok(options) => options,
+        Err(error) => {
+            eprintln!("platformer: {error}");
+            eprintln!("usage: platformer [--screenshot PATH] [--frames N] [--demo] [--debug]");
+            return AppExit::error();
+        }
+    };
+    let mut app = App::new();
+    app.add_plugins((
+        DefaultPlugins.set(WindowPlugin {
+            primary_window: Some(Window {
+                title: "bevy_sat platformer".into(),
+                resolution: WindowResolution::new(1280, 720),
+                ..default()
+            }),
+            ..default()
+        }),
+        ShapePlugin,
+        SatPlugin::default(),
+        SatDebugPlugin,
+        GamePlugin,
+    ))
+    .insert_resource(ClearColor(Color::srgb(0.10, 0.12, 0.18)))
+    .insert_resource(Time::<Fixed>::from_hz(60.0))
+    .insert_resource(SatDebugConfig {
+        enabled: options.debug,
+        ..default()
+    })
+    .add_systems(Startup, (spawn_camera, spawn_hud))
+    .add_systems(
+        Update,
+        (
+            read_keyboard,
+            toggle_debug,
+            draw_new_colliders,
+            follow_player,
+            update_hud,
+        ),
+    );
+    if options.demo {
+        app.insert_resource(Autopilot::new(PLAY_THE_LEVEL))
+            .add_systems(FixedUpdate, autopilot::drive.before(game::control_player));
+    }
+    if options.screenshot.is_some() {
+        app.init_resource::<GameFrames>()
+            .add_systems(FixedUpdate, count_game_frames)
+            .add_systems(Update, take_screenshot);
+    }
+    app.insert_resource(options);
+    app.run()
+}
+
+fn spawn_camera(mut commands: Commands) {
+    commands.spawn((
+        Camera2d,
+        Projection::from(OrthographicProjection {
+            scale: 1.15,
+            ..OrthographicProjection::default_2d()
+        }),
+        Transform::from_translation(game::START.extend(100.0)),
+    ));
+}
+
+/// Draws every collider with a lyon shape built from its own local geometry, so the picture is
+/// exactly what collides.
+fn draw_new_colliders(
+    mut commands: Commands,
+    new: Query<(Entity, &ConvexCollider, &Paint), Added<ConvexCollider>>,
+) {
+    for (entity, collider, paint) in &new {
+        let outline = paint.0.darker(0.25);
+        let shape = match collider.shape() {
+            SatShape::Polygon(polygon) => ShapeBuilder::with(&shapes::Polygon {
+                points: polygon.vertices().to_vec(),
+                closed: true,
+            })
+            .fill(paint.0)
+            .stroke((outline, 2.0))
+            .build(),
+            SatShape::Circle(circle) => ShapeBuilder::with(&shapes::Circle {
+                radius: circle.radius(),
+                center: circle.center(),
+            })
+            .fill(paint.0)
+            .stroke((outline, 2.0))
+            .build(),
+        };
+        commands.entity(entity).insert(shape);
+    }
+}
+
+fn read_keyboard(
+    keys: Res<ButtonInput<KeyCode>>,
+    mut input: ResMut<PlayerInput>,
+    autopilot: Option<Res<Autopilot>>,
+    mut players: Query<(&Player, &mut Transform, &mut Velocity)>,
+) {
+    if autopilot.is_some() {
+        return; // the script drives
+    }
+    let any = |codes: &[KeyCode]| codes.iter().any(|k| keys.pressed(*k));
+    input.left = any(&[KeyCode::ArrowLeft, KeyCode::KeyA]);
+    input.right = any(&[KeyCode::ArrowRight, KeyCode::KeyD]);
+    input.down = any(&[KeyCode::ArrowDown, KeyCode::KeyS]);
+    input.jump_held = keys.pressed(KeyCode::Space);
+    // Kept until a fixed step consumes it, so a short press between steps is never lost.
+    input.jump_pressed |= keys.just_pressed(KeyCode::Space);
+    if keys.just_pressed(KeyCode::KeyR) {
+        for (player, mut transform, mut velocity) in &mut players {
+            transform.translation = player.respawn.extend(transform.translation.z);
+            velocity.0 = Vec2::ZERO;
+        }
+    }
+}
+
+fn toggle_debug(keys: Res<ButtonInput<KeyCode>>, mut debug: ResMut<SatDebugConfig>) {
+    if keys.just_pressed(KeyCode::F1) {
+        debug.enabled = !debug.enabled;
+    }
+}
+
+fn follow_player(
+    time: Res<Time>,
+    landmarks: Option<Res<Landmarks>>,
+    bodies: Query<&Transform, Without<Camera2d>>,
+    mut camera: Single<&mut Transform, With<Camera2d>>,
+) {
+    let Some(target) = landmarks.and_then(|l| bodies.get(l.player).ok()) else {
+        return;
+    };
+    let goal = target.translation.truncate() + Vec2::new(120.0, 80.0);
+    let eased = camera
+        .translation
+        .truncate()
+        .lerp(goal, 1.0 - (-6.0 * time.delta_secs()).exp());
+    camera.translation = eased.extend(camera.translation.z);
+}
+
+#[derive(Component)]
+struct ScoreText;
+
+fn spawn_hud(mut commands: Commands) {
+    let style = TextFont {
+        font_size: FontSize::Px(18.0),
+        ..default()
+    };
+    commands.spawn((
+        Text::new("Left/Right or A/D: run   Space: jump (hold for higher)   Down+Space: drop through   F1: debug   R: respawn"),
+        style.clone(),
+        TextColor(Color::srgb(0.85, 0.88, 0.95)),
+        Node { position_type: PositionType::Absolute, left: px(12), bottom: px(10), ..default() },
+    ));
+    commands.spawn((
+        Text::new(""),
+        TextFont {
+            font_size: FontSize::Px(24.0),
+            ..default()
+        },
+        TextColor(Color::srgb(1.0, 0.86, 0.3)),
+        Node {
+            position_type: PositionType::Absolute,
+            right: px(14),
+            top: px(8),
+            ..default()
+        },
+        ScoreText,
+    ));
+}
+
+fn update_hud(score: Res<Score>, mut text: Single<&mut Text, With<ScoreText>>) {
+    let line = if score.complete {
+        format!(
+            "Level complete!  Coins {}/{}  Time {:.1}s  Falls {}",
+            score.coins, score.total_coins, score.time, score.deaths
+        )
+    } else {
+        format!(
+            "Coins {}/{}   Falls {}",
+            score.coins, score.total_coins, score.deaths
+        )
+    };
+    if text.0 != line {
+        text.0 = line;
+    }
+}
+
+/// Fixed steps played so far.
+#[derive(Resource, Default)]
+struct GameFrames(u32);
+
+fn count_game_frames(mut frames: ResMut<GameFrames>) {
+    frames.0 += 1;
+}
+
+/// Once the game has run the requested number of fixed steps, saves a screenshot and exits;
+/// gives up with an error if it was not saved 600 rendered frames later.
+fn take_screenshot(
+    mut commands: Commands,
+    options: Res<Options>,
+    played: Res<GameFrames>,
+    mut requested_at: Local<Option<u32>>,
+    mut frame: Local<u32>,
+) {
+    *frame += 1;
+    let Some(path) = options.screenshot.clone() else {
+        return;
+    };
+    if requested_at.is_none() && played.0 >= options.frames {
+        *requested_at = Some(*frame);
+        commands
+            .spawn(Screenshot::primary_window())
+            .observe(save_to_disk(path))
+            .observe(
+                |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
+                    exit.write(AppExit::Success);
+                },
+            );
+    }
+    if requested_at.is_some_and(|at| *frame > at + 600) {
+        eprintln!("platformer: the screenshot was not saved");
+        commands.write_message(AppExit::error());
+    }
+}

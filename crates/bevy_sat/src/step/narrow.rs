@@ -70,7 +70,7 @@ pub(crate) fn run_narrow_phase(
     out.clear();
     let threads = pool.thread_num().max(1);
     let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
-    if candidates.len() <= chunk {
+    if threads == 1 || candidates.len() <= chunk {
         out.extend(
             candidates
                 .iter()

@@ -12,6 +12,7 @@
 
 mod scene;
 
+use std::alloc::System;
 use std::time::Instant;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
@@ -19,6 +20,12 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sat::prelude::*;
 use scene::{Options, SceneShape};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+
+/// The system allocator, instrumented, so the run can report how many allocations happen per
+/// step once warmed up (bevy_sat's own stages allocate nothing then; Bevy's scheduler may).
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 /// The half extent of the world, for the reflection rule.
 #[derive(Resource)]
@@ -45,11 +52,18 @@ fn main() {
         app.update();
     }
     let mut times = Vec::with_capacity(options.steps);
+    let region = Region::new(GLOBAL);
     for _ in 0..options.steps {
         let start = Instant::now();
         app.update();
         times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
+    let allocations = region.change().allocations + region.change().reallocations;
+    eprintln!(
+        "stress: {allocations} allocations in {} timed steps ({:.1} per step, whole app)",
+        options.steps,
+        allocations as f64 / options.steps as f64
+    );
     let (median, mean) = scene::median_and_mean(&mut times);
     let overlapping = app
         .world()

@@ -30,15 +30,18 @@ impl std::error::Error for BroadPhaseError {}
 
 /// Sweep-and-prune over axis-aligned boxes, each known by a caller-chosen `u32` id.
 ///
-/// All boxes are kept sorted along x from one call to the next; with coherent motion the
-/// re-sort is an insertion sort touching few elements (a full sort takes over when the order
-/// changed a lot, as on the first call). The sweep runs in horizontal bands sized from the mean
-/// box height, so the work per box stays constant as the world fills up: the cost grows about
-/// linearly with the number of boxes instead of with `N·√N` for a single sweep.
+/// The world is cut into horizontal bands about twice the mean box height; every box is listed
+/// in each band it overlaps, and each band's list stays sorted along x from one call to the
+/// next. Within a band, neighbours along x are far apart compared with a step's motion, so with
+/// coherent motion the re-sort is an insertion sort that moves few elements (a full sort takes
+/// over when the order changed a lot, as on the first call), and the work per box stays
+/// constant as the world fills up: the cost grows about linearly with the number of boxes. The
+/// bands are laid out again only when the boxes' extent or size changes a lot.
 ///
-/// Pairs come out as `(smaller id, larger id)`, each once, in an order that depends only on the
-/// boxes, so the same input always gives the same output. Ids index an internal table: keep
-/// them dense (for example entity indices or slots).
+/// Pairs come out as `(smaller id, larger id)`, each once (a pair overlapping several bands is
+/// reported by the band holding the bottom of the overlap), in an order that depends only on
+/// the boxes and the calls made, so the same input always gives the same output. Ids index an
+/// internal table: keep them dense (for example entity indices or slots).
 ///
 /// ```
 /// # use sat_core::{Aabb, SweepAndPrune}; use glam::Vec2;
@@ -57,31 +60,86 @@ impl std::error::Error for BroadPhaseError {}
 pub struct SweepAndPrune {
     /// The box of each id; `None` for ids not in the broad phase.
     boxes: Vec<Option<Aabb>>,
-    /// Every present id with its box's `min.x`, sorted by `(min.x, id)` after an update. May
-    /// still hold ids removed since the last update.
-    sorted: Vec<(f32, u32)>,
-    /// Per id, whether it has an entry in `sorted`.
-    listed: Vec<bool>,
-    /// Ids removed since the last update (still in `sorted`).
-    removed: usize,
+    /// Per id, the bands it is listed in (`first..=last`), if any.
+    listed: Vec<Option<(u32, u32)>>,
     len: usize,
-    /// Per band, the proxies overlapping it in x order; reused from call to call.
+    /// The current band layout, if laid out.
+    layout: Option<Bands>,
+    /// Per band, the proxies overlapping it, sorted by `(min.x, id)` after an update.
     bands: Vec<Vec<Proxy>>,
 }
 
-/// The horizontal bands of one update.
-#[derive(Clone, Copy)]
+/// The horizontal bands of the layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
 struct Bands {
     bottom: f32,
+    top: f32,
     inverse_height: f32,
     count: usize,
 }
 
 impl Bands {
+    /// The band holding `y` (clamped: everything below the first band is in it, everything
+    /// above the last in that).
     #[inline]
     fn of(&self, y: f32) -> usize {
         let band = ((y - self.bottom) * self.inverse_height) as usize; // saturating cast
         band.min(self.count - 1)
+    }
+
+    /// The bands a box overlaps.
+    #[inline]
+    fn span(&self, aabb: &Aabb) -> (u32, u32) {
+        (self.of(aabb.min.y) as u32, self.of(aabb.max.y) as u32)
+    }
+
+    /// Bands about twice the mean box height over the occupied range of y, at most one per two
+    /// boxes and 65,536 in all.
+    fn fit(boxes: &[Option<Aabb>], len: usize) -> Option<Bands> {
+        let mut present = boxes.iter().flatten();
+        let first = present.next()?;
+        let (mut bottom, mut top, mut heights) =
+            (first.min.y, first.max.y, f64::from(first.size().y));
+        for aabb in present {
+            bottom = bottom.min(aabb.min.y);
+            top = top.max(aabb.max.y);
+            heights += f64::from(aabb.size().y);
+        }
+        let mean_height = (heights / len.max(1) as f64) as f32;
+        let range = top - bottom;
+        let wanted = (range / (2.0 * mean_height)).ceil();
+        let limit = (len / 2).clamp(1, 1 << 16) as f32;
+        // NaN (zero-size boxes) and infinity both end up in the clamp's bounds.
+        let count = if wanted.is_nan() {
+            1.0
+        } else {
+            wanted.clamp(1.0, limit)
+        } as usize;
+        let inverse_height = if range > 0.0 && range.is_finite() {
+            count as f32 / range
+        } else {
+            0.0
+        };
+        Some(Bands {
+            bottom,
+            top,
+            inverse_height,
+            count,
+        })
+    }
+
+    /// Whether `self`, the layout in use, still suits boxes best laid out as `fresh`: about the
+    /// same number of bands, and the occupied range not grown or shrunk by more than a band.
+    fn still_fits(&self, fresh: &Bands) -> bool {
+        let band = if self.inverse_height > 0.0 {
+            1.0 / self.inverse_height
+        } else {
+            0.0
+        };
+        let (a, b) = (self.count as f32, fresh.count as f32);
+        (a - b).abs() <= 0.25 * a.max(b)
+            && (self.bottom - fresh.bottom).abs() <= band
+            && (self.top - fresh.top).abs() <= band
     }
 }
 
@@ -112,14 +170,10 @@ impl SweepAndPrune {
         let index = id as usize;
         if index >= self.boxes.len() {
             self.boxes.resize(index + 1, None);
-            self.listed.resize(index + 1, false);
+            self.listed.resize(index + 1, None);
         }
         if self.boxes[index].replace(aabb).is_none() {
             self.len += 1;
-            if !self.listed[index] {
-                self.listed[index] = true;
-                self.sorted.push((aabb.min.x, id));
-            }
         }
         Ok(())
     }
@@ -134,7 +188,6 @@ impl SweepAndPrune {
         let removed = self.boxes.get_mut(id as usize)?.take();
         if removed.is_some() {
             self.len -= 1;
-            self.removed += 1;
         }
         removed
     }
@@ -143,9 +196,11 @@ impl SweepAndPrune {
     pub fn clear(&mut self) {
         self.boxes.clear();
         self.listed.clear();
-        self.sorted.clear();
-        self.removed = 0;
         self.len = 0;
+        self.layout = None;
+        for band in &mut self.bands {
+            band.clear();
+        }
     }
 
     /// The overlapping pairs, as a new vector. See [`pairs_into`](Self::pairs_into).
@@ -159,104 +214,115 @@ impl SweepAndPrune {
     /// `(smaller id, larger id)`, each pair once. Reuses all its storage from call to call.
     pub fn pairs_into(&mut self, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        self.update_order();
-        let Some(bands) = self.layout_bands() else {
+        let Some(fresh) = Bands::fit(&self.boxes, self.len) else {
+            self.clear();
             return;
         };
+        match self.layout {
+            Some(layout) if layout.still_fits(&fresh) => self.update_bands(layout),
+            _ => self.lay_out(fresh),
+        }
+        let Some(layout) = self.layout else { return };
+        for (k, band) in self.bands[..layout.count].iter().enumerate() {
+            sweep_band(band, k, &layout, out);
+        }
+    }
+
+    /// Lists every box again in a new layout.
+    fn lay_out(&mut self, layout: Bands) {
+        self.layout = Some(layout);
+        if self.bands.len() < layout.count {
+            self.bands.resize_with(layout.count, Vec::new);
+        }
         for band in &mut self.bands {
             band.clear();
         }
-        for &(_, id) in &self.sorted {
-            let Some(aabb) = self.boxes[id as usize] else {
+        for (id, (aabb, listed)) in self.boxes.iter().zip(&mut self.listed).enumerate() {
+            *listed = aabb.map(|aabb| {
+                let (first, last) = layout.span(&aabb);
+                for band in &mut self.bands[first as usize..=last as usize] {
+                    band.push(Proxy::new(&aabb, id as u32));
+                }
+                (first, last)
+            });
+        }
+        for band in &mut self.bands[..layout.count] {
+            band.sort_unstable_by(Proxy::order);
+        }
+    }
+
+    /// Keeps the layout: refreshes every listed box, drops it from bands it left (or when it was
+    /// removed), adds it to bands it entered, and re-sorts each band incrementally.
+    fn update_bands(&mut self, layout: Bands) {
+        let boxes = &self.boxes;
+        for (k, band) in self.bands[..layout.count].iter_mut().enumerate() {
+            band.retain_mut(|proxy| match boxes[proxy.id as usize] {
+                Some(aabb) => {
+                    let (first, last) = layout.span(&aabb);
+                    let stays = (first as usize..=last as usize).contains(&k);
+                    if stays {
+                        *proxy = Proxy::new(&aabb, proxy.id);
+                    }
+                    stays
+                }
+                None => false,
+            });
+        }
+        for (id, (aabb, listed)) in self.boxes.iter().zip(&mut self.listed).enumerate() {
+            let Some(aabb) = aabb else {
+                *listed = None;
                 continue;
             };
-            let proxy = Proxy {
-                min: aabb.min,
-                max: aabb.max,
-                id,
-            };
-            for band in bands.of(aabb.min.y)..=bands.of(aabb.max.y) {
-                self.bands[band].push(proxy);
+            let (first, last) = layout.span(aabb);
+            let before = listed.unwrap_or((u32::MAX, 0));
+            for k in first..=last {
+                if !(before.0..=before.1).contains(&k) {
+                    self.bands[k as usize].push(Proxy::new(aabb, id as u32));
+                }
             }
+            *listed = Some((first, last));
         }
-        for (k, band) in self.bands[..bands.count].iter().enumerate() {
-            sweep_band(band, k, &bands, out);
+        for band in &mut self.bands[..layout.count] {
+            insertion_sort(band);
+        }
+    }
+}
+
+impl Proxy {
+    #[inline]
+    fn new(aabb: &Aabb, id: u32) -> Self {
+        Self {
+            min: aabb.min,
+            max: aabb.max,
+            id,
         }
     }
 
-    /// Drops removed ids, refreshes the keys and re-sorts, incrementally when little changed.
-    fn update_order(&mut self) {
-        if self.removed > 0 {
-            let (boxes, listed) = (&self.boxes, &mut self.listed);
-            self.sorted.retain(|&(_, id)| {
-                let present = boxes[id as usize].is_some();
-                listed[id as usize] = present;
-                present
-            });
-            self.removed = 0;
-        }
-        for entry in &mut self.sorted {
-            if let Some(aabb) = self.boxes[entry.1 as usize] {
-                entry.0 = aabb.min.x;
-            }
-        }
-        let less = |a: &(f32, u32), b: &(f32, u32)| a.0 < b.0 || (a.0 == b.0 && a.1 < b.1);
-        let budget = 4 * self.sorted.len() + 64;
-        let mut moves = 0;
-        for i in 1..self.sorted.len() {
-            let item = self.sorted[i];
-            let mut j = i;
-            while j > 0 && less(&item, &self.sorted[j - 1]) {
-                self.sorted[j] = self.sorted[j - 1];
-                j -= 1;
-            }
-            self.sorted[j] = item;
-            moves += i - j;
-            if moves > budget {
-                // Too much changed for an insertion sort: sort from scratch.
-                self.sorted
-                    .sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                break;
-            }
-        }
+    #[inline]
+    fn order(a: &Proxy, b: &Proxy) -> core::cmp::Ordering {
+        a.min.x.total_cmp(&b.min.x).then(a.id.cmp(&b.id))
     }
+}
 
-    /// Chooses bands about twice the mean box height over the occupied range of y.
-    fn layout_bands(&mut self) -> Option<Bands> {
-        let mut present = self
-            .sorted
-            .iter()
-            .filter_map(|&(_, id)| self.boxes[id as usize]);
-        let first = present.next()?;
-        let (mut bottom, mut top, mut heights) = (first.min.y, first.max.y, first.size().y as f64);
-        for aabb in present {
-            bottom = bottom.min(aabb.min.y);
-            top = top.max(aabb.max.y);
-            heights += aabb.size().y as f64;
+/// Sorts a nearly sorted band by `(min.x, id)`; falls back to a full sort when the order
+/// changed too much for an insertion sort to pay.
+fn insertion_sort(band: &mut [Proxy]) {
+    let less = |a: &Proxy, b: &Proxy| a.min.x < b.min.x || (a.min.x == b.min.x && a.id < b.id);
+    let budget = 8 * band.len() + 64;
+    let mut moves = 0;
+    for i in 1..band.len() {
+        let item = band[i];
+        let mut j = i;
+        while j > 0 && less(&item, &band[j - 1]) {
+            band[j] = band[j - 1];
+            j -= 1;
         }
-        let mean_height = (heights / self.len as f64) as f32;
-        let range = top - bottom;
-        let wanted = (range / (2.0 * mean_height)).ceil();
-        let limit = (self.len / 2).clamp(1, 1 << 16) as f32;
-        // NaN (zero-size boxes) and infinity both end up in the clamp's bounds.
-        let count = if wanted.is_nan() {
-            1.0
-        } else {
-            wanted.clamp(1.0, limit)
-        } as usize;
-        let inverse_height = if range > 0.0 && range.is_finite() {
-            count as f32 / range
-        } else {
-            0.0
-        };
-        if self.bands.len() < count {
-            self.bands.resize_with(count, Vec::new);
+        band[j] = item;
+        moves += i - j;
+        if moves > budget {
+            band.sort_unstable_by(Proxy::order);
+            return;
         }
-        Some(Bands {
-            bottom,
-            inverse_height,
-            count,
-        })
     }
 }
 

@@ -34,9 +34,10 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
         }
         broad.slot_body[slot as usize] = i as u32;
         // A Weak body can be pushed up to `reach` beyond its own sweep during resolution.
-        let aabb = match body.kind {
-            Kind::Weak => body.swept.grown(state.reach),
-            Kind::Mighty => body.swept,
+        let aabb = if body.pushable() {
+            body.swept.grown(state.reach)
+        } else {
+            body.swept
         };
         // Bodies were placed successfully, so the box is finite; a refusal cannot happen, and
         // would only leave the previous box in place.

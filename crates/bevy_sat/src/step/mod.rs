@@ -10,9 +10,10 @@ pub(crate) mod seams;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;
-use sat_core::{Aabb, Hit, Shape};
+use sat_core::{Aabb, Contact, Hit, Shape};
 
 use crate::components::{CollisionLayers, ContactFlags, OneWayPlatform};
+use crate::contacts::ContactPair;
 
 /// How a body takes part in resolution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,9 +53,34 @@ pub(crate) struct Body {
     /// Bit `i` set: edge `i` of the world polygon is covered by a flush neighbour's edge (an
     /// internal face, never a push axis).
     pub internal: u16,
+    /// How many times resolution has moved the body this step: a contact computed at the same
+    /// versions of both bodies is still exact.
+    pub version: u32,
 }
 
 impl Body {
+    /// A body holding `shape`, every other field to be filled in.
+    pub fn new(entity: Entity, shape: Shape) -> Self {
+        Self {
+            entity,
+            kind: Kind::Mighty,
+            sensor: false,
+            layers: CollisionLayers::default(),
+            shape,
+            position: Vec2::ZERO,
+            start: Vec2::ZERO,
+            velocity: Vec2::ZERO,
+            swept: shape.aabb(),
+            size: 0.0,
+            rotation: Vec2::X,
+            one_way: None,
+            drop_through: false,
+            support: None,
+            internal: 0,
+            version: 0,
+        }
+    }
+
     /// The displacement integrated from the velocity this step.
     pub fn motion(&self) -> Vec2 {
         self.position - self.start
@@ -76,6 +102,12 @@ impl Body {
     pub fn shift(&mut self, offset: Vec2) {
         self.position += offset;
         self.shape.translate(offset);
+        self.version = self.version.wrapping_add(1);
+    }
+
+    /// Whether resolution may push this body: Weak and not a sensor.
+    pub fn pushable(&self) -> bool {
+        self.kind == Kind::Weak && !self.sensor
     }
 
     /// Removes the part of the velocity that points along `into` (a unit vector).
@@ -93,11 +125,23 @@ impl Body {
 pub(crate) struct PairContact {
     pub a: usize,
     pub b: usize,
+    /// The contact at the end of the narrow phase, within the contact margin plus, for pairs
+    /// resolution may bring together, the step's reach. `depth < -margin`: not touching yet.
+    pub contact: Option<Contact>,
     /// For fast pairs: the first touch during the step, if after its start.
     pub hit: Option<Hit>,
     /// Set by resolution: a Weak body passing through a one-way platform (not resolved, no
     /// contact flags).
     pub passing: bool,
+}
+
+/// Buffers the stages reuse so that a step allocates nothing once warmed up.
+#[derive(Default, Debug)]
+pub(crate) struct Scratch {
+    pub own_motion: Vec<Vec2>,
+    pub support: Vec<Option<usize>>,
+    pub carry: Vec<Option<Vec2>>,
+    pub narrow_parts: Vec<Vec<PairContact>>,
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.
@@ -116,7 +160,7 @@ pub(crate) struct StepState {
     pub bodies: Vec<Body>,
     /// Candidate pairs from the broad phase (indices into `bodies`).
     pub candidates: Vec<(usize, usize)>,
-    /// Narrow-phase results with a contact or a hit, sorted by entity pair.
+    /// Narrow-phase results with a contact or a hit, in broad-phase order.
     pub pairs: Vec<PairContact>,
     /// Contact flags per body, computed after resolution.
     pub flags: Vec<ContactFlags>,
@@ -127,10 +171,16 @@ pub(crate) struct StepState {
     /// ones resolution may bring into contact.
     pub reach: f32,
     pub broad: broad::BroadState,
+    /// The touching pairs after resolution, with body indices.
+    pub finals: Vec<(usize, usize, ContactPair)>,
     /// Per body: touching a one-way platform after this step (within the margin).
     pub on_one_way: Vec<bool>,
     /// Weak bodies squeezed between Mighty bodies this step, with the crushers.
     pub crushed: Vec<(Entity, Vec<Entity>)>,
+    /// Scratch storage reused from step to step.
+    pub scratch: Scratch,
+    /// Resolution's storage, with the per-pair contact cache the final report reuses.
+    pub work: resolve::Work,
     pub warnings: Warnings,
     pub index: EntityHashMap<usize>,
 }

@@ -1,6 +1,6 @@
 //! Stage 3: the narrow phase. SAT on every candidate pair, sweeps for fast pairs, in parallel on
-//! Bevy's compute task pool; the output is sorted by entity pair, so it does not depend on the
-//! number of threads.
+//! Bevy's compute task pool. The output keeps the broad phase's order (which depends only on
+//! the bodies), chunk by chunk, so it is the same whatever the number of threads.
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
@@ -45,26 +45,32 @@ pub(crate) fn test_pair(
         None
     };
     let margin = config.contact_margin.max(0.0);
-    let snap = config.floor_snap_distance.max(0.0);
-    let near = collide_within(&body_a.shape, &body_b.shape, margin + reach + snap);
-    let overlapping = near.filter(|c| c.depth > -margin);
+    let reach = if body_a.resolves_with(body_b) {
+        reach + config.floor_snap_distance.max(0.0)
+    } else {
+        0.0 // nothing will move them: only real contacts matter
+    };
+    let near = collide_within(&body_a.shape, &body_b.shape, margin + reach);
+    let overlapping = near.filter(|c| c.depth >= -margin);
     let hit =
         hit.filter(|hit| overlapping.is_none_or(|c| c.normal.dot(hit.normal) < SAME_AXIS_COS));
     (near.is_some() || hit.is_some()).then_some(PairContact {
         a,
         b,
+        contact: near,
         hit,
         passing: false,
     })
 }
 
-/// Tests `candidates` on `pool`, appending the results to `out` sorted by entity pair.
+/// Tests `candidates` on `pool`, replacing `out` with the results in candidate order.
 pub(crate) fn run_narrow_phase(
     pool: &TaskPool,
     bodies: &[Body],
     candidates: &[(usize, usize)],
     reach: f32,
     config: &SatConfig,
+    parts: &mut Vec<Vec<PairContact>>,
     out: &mut Vec<PairContact>,
 ) {
     out.clear();
@@ -77,21 +83,26 @@ pub(crate) fn run_narrow_phase(
                 .filter_map(|&(a, b)| test_pair(bodies, a, b, reach, config)),
         );
     } else {
-        let parts = pool.scope(|scope| {
-            for part in candidates.chunks(chunk) {
+        let count = candidates.len().div_ceil(chunk);
+        if parts.len() < count {
+            parts.resize_with(count, Vec::new);
+        }
+        pool.scope(|scope| {
+            for (part, results) in candidates.chunks(chunk).zip(parts.iter_mut()) {
                 scope.spawn(async move {
-                    part.iter()
-                        .filter_map(|&(a, b)| test_pair(bodies, a, b, reach, config))
-                        .collect::<Vec<_>>()
+                    results.clear();
+                    results.extend(
+                        part.iter()
+                            .filter_map(|&(a, b)| test_pair(bodies, a, b, reach, config)),
+                    );
                 });
             }
         });
-        // `scope` returns the results in spawn order.
-        for part in parts {
-            out.extend(part);
+        // Concatenated in chunk order: the same list whatever thread ran which chunk.
+        for results in &parts[..count] {
+            out.extend_from_slice(results);
         }
     }
-    out.sort_unstable_by_key(|p| (bodies[p.a].entity, bodies[p.b].entity));
 }
 
 pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>) {
@@ -103,6 +114,7 @@ pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>)
         &state.candidates,
         state.reach,
         &config,
+        &mut state.scratch.narrow_parts,
         &mut state.pairs,
     );
 }

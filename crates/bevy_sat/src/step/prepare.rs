@@ -50,9 +50,9 @@ pub(crate) fn prepare_bodies(
 ) {
     let dt = time.delta_secs();
     let state = &mut *state;
-    state.bodies.clear();
     state.index.clear();
     state.reach = 0.0;
+    let mut count = 0;
     let warnings = &mut state.warnings;
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
         let (one_way, drop_through, flags) = extra;
@@ -93,27 +93,36 @@ pub(crate) fn prepare_bodies(
             continue;
         };
         pose.translation = start + motion;
-        let shape = match collider.shape().transformed(&pose) {
-            Ok(shape) => shape,
-            Err(error) => {
-                if warnings.unplaceable.insert(entity) {
-                    warn!("{entity}'s collider cannot be placed ({error}): it is left out");
-                }
-                continue;
-            }
+        // Place the shape straight into a body slot kept from the last step when there is one:
+        // no copy of the whole shape per body.
+        let slot = count;
+        let placed = match state.bodies.get_mut(slot) {
+            Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
+            None => collider.shape().transformed(&pose).map(|shape| {
+                state.bodies.push(Body::new(entity, shape));
+            }),
         };
-        state.index.insert(entity, state.bodies.len());
-        state.bodies.push(Body {
+        if let Err(error) = placed {
+            if warnings.unplaceable.insert(entity) {
+                warn!("{entity}'s collider cannot be placed ({error}): it is left out");
+            }
+            continue;
+        }
+        count += 1;
+        state.index.insert(entity, slot);
+        let body = &mut state.bodies[slot];
+        let aabb = body.shape.aabb();
+        *body = Body {
             entity,
             kind,
             sensor,
             layers: layers.copied().unwrap_or_default(),
-            shape,
+            shape: body.shape,
             position: pose.translation,
             start,
             velocity: v,
-            swept: shape.aabb(),
-            size: shape.aabb().size().min_element(),
+            swept: aabb,
+            size: aabb.size().min_element(),
             rotation: pose.rotation,
             one_way: one_way.copied().filter(|_| kind == Kind::Mighty),
             drop_through: drop_through && kind == Kind::Weak,
@@ -121,8 +130,10 @@ pub(crate) fn prepare_bodies(
                 .and_then(|f| f.standing_on())
                 .filter(|_| kind == Kind::Weak),
             internal: 0,
-        });
+            version: 0,
+        };
     }
+    state.bodies.truncate(count);
     carry_riders(state);
     let margin = config.contact_margin.max(0.0);
     for body in &mut state.bodies {
@@ -136,17 +147,30 @@ pub(crate) fn prepare_bodies(
 /// displacement (the support's own motion, plus its own carry if it is a rider too), so riders
 /// travel with moving platforms and with each other. Only the floor contact carries.
 fn carry_riders(state: &mut StepState) {
-    let own: Vec<Vec2> = state.bodies.iter().map(Body::motion).collect();
-    let support: Vec<Option<usize>> = state
-        .bodies
-        .iter()
-        .map(|b| b.support.and_then(|e| state.index.get(&e).copied()))
-        .collect();
-    let mut carry = vec![None; state.bodies.len()];
+    let scratch = &mut state.scratch;
+    scratch.own_motion.clear();
+    scratch
+        .own_motion
+        .extend(state.bodies.iter().map(Body::motion));
+    scratch.support.clear();
+    scratch.support.extend(
+        state
+            .bodies
+            .iter()
+            .map(|b| b.support.and_then(|e| state.index.get(&e).copied())),
+    );
+    scratch.carry.clear();
+    scratch.carry.resize(state.bodies.len(), None);
     for i in 0..state.bodies.len() {
-        carry_of(i, &own, &support, &mut carry, 0);
+        carry_of(
+            i,
+            &scratch.own_motion,
+            &scratch.support,
+            &mut scratch.carry,
+            0,
+        );
     }
-    for (body, carry) in state.bodies.iter_mut().zip(carry) {
+    for (body, carry) in state.bodies.iter_mut().zip(&scratch.carry) {
         if let Some(offset) = carry.filter(|c| *c != Vec2::ZERO) {
             body.shift(offset);
         }

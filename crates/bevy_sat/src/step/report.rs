@@ -3,10 +3,9 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use sat_core::collide_within;
 
 use super::{Body, Kind, StepState};
-use crate::components::{ContactFlags, DropThrough, Velocity};
+use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
 use crate::config::SatConfig;
 use crate::contacts::{ContactPair, Contacts};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
@@ -101,42 +100,52 @@ impl EventOutput<'_, '_> {
     }
 }
 
-/// Final contacts, flags, [`Contacts`] and events.
-pub(crate) fn report_contacts(
-    config: Res<SatConfig>,
-    mut state: ResMut<StepState>,
-    mut contacts: ResMut<Contacts>,
-    mut events: EventOutput,
-    mut current: Local<Vec<(usize, usize, ContactPair)>>,
-) {
-    let state = &mut *state;
+/// The touching pairs after resolution (within the contact margin), flags, and the bodies
+/// touching a one-way platform. A pair whose bodies did not move since its contact was last
+/// computed keeps it: the shapes are the same, so the answer would be too.
+fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let margin = config.contact_margin.max(0.0);
-    current.clear();
+    state.finals.clear();
     state.on_one_way.clear();
     state.on_one_way.resize(state.bodies.len(), false);
-    for p in &state.pairs {
+    for (k, p) in state.pairs.iter().enumerate() {
+        let contact = state.work.contact(k, &state.bodies, p, margin);
         let (a, b) = (&state.bodies[p.a], &state.bodies[p.b]);
-        if let Some(contact) = collide_within(&a.shape, &b.shape, margin) {
-            let pair = ContactPair {
+        let Some(contact) = contact else { continue };
+        state.finals.push((
+            p.a,
+            p.b,
+            ContactPair {
                 a: a.entity,
                 b: b.entity,
                 contact,
                 resolved: !p.passing && a.resolves_with(b),
-            };
-            current.push((p.a, p.b, pair));
-            if a.one_way.is_some() || b.one_way.is_some() {
-                state.on_one_way[p.a] = true;
-                state.on_one_way[p.b] = true;
-            }
+            },
+        ));
+        if a.one_way.is_some() || b.one_way.is_some() {
+            state.on_one_way[p.a] = true;
+            state.on_one_way[p.b] = true;
         }
     }
-    contact_flags(&config, &state.bodies, &current, &mut state.flags);
+    // Sorted by entity pair: the order of `Contacts`, of the events, and of ties in the flags.
+    state
+        .finals
+        .sort_unstable_by_key(|(_, _, pair)| (pair.a, pair.b));
+    contact_flags(config, &state.bodies, &state.finals, &mut state.flags);
+}
+
+/// Fills [`Contacts`] and sends the events: started and ended from a merge of this step's
+/// sorted pairs with the last step's, and crushed.
+pub(crate) fn report_contacts(
+    mut state: ResMut<StepState>,
+    mut contacts: ResMut<Contacts>,
+    mut events: EventOutput,
+) {
+    let state = &mut *state;
     contacts.pairs.clear();
     contacts
         .pairs
-        .extend(current.iter().map(|(_, _, pair)| *pair));
-
-    // Started and ended: a merge of two sorted lists of entity pairs.
+        .extend(state.finals.iter().map(|(_, _, pair)| *pair));
     let previous = std::mem::take(&mut state.touching);
     let mut old = previous.iter().peekable();
     for pair in &contacts.pairs {
@@ -161,33 +170,62 @@ pub(crate) fn report_contacts(
         .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
 }
 
-/// Writes the new positions, velocities and contact flags to the entities, and takes
-/// [`DropThrough`] off bodies that are clear of every one-way platform.
+/// What [`write_back`] writes to.
+type Targets = (
+    Entity,
+    &'static mut Transform,
+    Option<&'static mut Velocity>,
+    Option<&'static mut ContactFlags>,
+);
+
+/// Computes the final contacts and flags, writes the new positions, velocities and contact
+/// flags to the entities, and takes [`DropThrough`] off bodies clear of every one-way platform.
+///
+/// The bodies were gathered in query order and nothing has changed the world's structure since,
+/// so the query is walked in step with them; any entity out of step is looked up instead.
 pub(crate) fn write_back(
-    state: Res<StepState>,
-    mut targets: Query<(
-        &mut Transform,
-        Option<&mut Velocity>,
-        Option<&mut ContactFlags>,
-    )>,
+    config: Res<SatConfig>,
+    mut state: ResMut<StepState>,
+    mut targets: Query<Targets, With<ConvexCollider>>,
     mut commands: Commands,
 ) {
-    for (i, (body, flags)) in state.bodies.iter().zip(&state.flags).enumerate() {
-        if body.drop_through && !state.on_one_way[i] {
-            commands.entity(body.entity).remove::<DropThrough>();
-        }
-        let Ok((mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) else {
+    let state = &mut *state;
+    final_contacts(&config, state);
+    let mut next = 0;
+    for (entity, mut transform, velocity, flags) in &mut targets {
+        let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
             continue;
         };
-        if transform.translation.truncate() != body.position {
-            transform.translation.x = body.position.x;
-            transform.translation.y = body.position.y;
+        write_body(body, &state.flags[next], &mut transform, velocity, flags);
+        next += 1;
+    }
+    for (body, flags) in state.bodies.iter().zip(&state.flags).skip(next) {
+        if let Ok((_, mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) {
+            write_body(body, flags, &mut transform, velocity, contact_flags);
         }
-        if let Some(mut velocity) = velocity {
-            velocity.set_if_neq(Velocity(body.velocity));
+    }
+    for (body, on_one_way) in state.bodies.iter().zip(&state.on_one_way) {
+        if body.drop_through && !on_one_way {
+            commands.entity(body.entity).remove::<DropThrough>();
         }
-        if let Some(mut contact_flags) = contact_flags {
-            contact_flags.set_if_neq(*flags);
-        }
+    }
+}
+
+fn write_body(
+    body: &Body,
+    flags: &ContactFlags,
+    transform: &mut Mut<Transform>,
+    velocity: Option<Mut<Velocity>>,
+    contact_flags: Option<Mut<ContactFlags>>,
+) {
+    if transform.translation.truncate() != body.position {
+        transform.translation.x = body.position.x;
+        transform.translation.y = body.position.y;
+    }
+    if let Some(mut velocity) = velocity {
+        velocity.set_if_neq(Velocity(body.velocity));
+    }
+    if let Some(mut contact_flags) = contact_flags {
+        contact_flags.set_if_neq(*flags);
     }
 }

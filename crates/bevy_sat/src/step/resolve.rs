@@ -16,7 +16,7 @@
 //! neighbours) is never a push axis.
 
 use bevy::prelude::*;
-use sat_core::{AsShape, collide_within, exit_distance, sweep};
+use sat_core::{AsShape, Contact, collide_within, exit_distance, sweep};
 
 use super::broad::two_mut;
 use super::seams::{is_internal_face, open_faces};
@@ -43,6 +43,39 @@ struct Hold {
 pub(crate) struct Holds {
     items: [Hold; MAX_HOLDS],
     len: usize,
+}
+
+impl Work {
+    /// Seeds the cache with the narrow-phase contacts (all bodies at version 0).
+    fn seed(&mut self, pairs: &[PairContact], margin: f32) {
+        self.cache.clear();
+        self.cache.extend(pairs.iter().map(|p| Cached {
+            version_a: 0,
+            version_b: 0,
+            contact: p.contact.filter(|c| c.depth >= -margin),
+        }));
+    }
+
+    /// The contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are now:
+    /// from the cache when neither moved since, else computed and cached.
+    pub(crate) fn contact(
+        &mut self,
+        k: usize,
+        bodies: &[Body],
+        pair: &PairContact,
+        margin: f32,
+    ) -> Option<Contact> {
+        let (a, b) = (&bodies[pair.a], &bodies[pair.b]);
+        let cached = &mut self.cache[k];
+        if cached.version_a != a.version || cached.version_b != b.version {
+            *cached = Cached {
+                version_a: a.version,
+                version_b: b.version,
+                contact: collide_within(&a.shape, &b.shape, margin),
+            };
+        }
+        cached.contact
+    }
 }
 
 impl Holds {
@@ -72,9 +105,19 @@ impl Holds {
     }
 }
 
+/// A pair's contact (from `a` to `b`) as computed when its bodies were at these versions.
+#[derive(Clone, Copy, Debug)]
+struct Cached {
+    version_a: u32,
+    version_b: u32,
+    contact: Option<Contact>,
+}
+
 /// Reused storage for resolution.
 #[derive(Default, Debug)]
 pub(crate) struct Work {
+    /// Per pair (same index as the narrow-phase pairs), its last computed contact.
+    cache: Vec<Cached>,
     mighty_weak: Vec<usize>,
     weak_weak: Vec<(f32, usize)>,
     holds: Vec<Holds>,
@@ -120,17 +163,13 @@ struct Push {
     into: Vec2,
 }
 
-pub(crate) fn resolve_contacts(
-    config: Res<SatConfig>,
-    mut state: ResMut<super::StepState>,
-    mut work: Local<Work>,
-) {
+pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::StepState>) {
     let state = &mut *state;
     resolve(
         &config,
         &mut state.bodies,
         &mut state.pairs,
-        &mut work,
+        &mut state.work,
         &mut state.crushed,
     );
 }
@@ -145,6 +184,10 @@ pub(crate) fn resolve(
 ) {
     let rules = Rules::new(config);
     crushed.clear();
+    for body in bodies.iter_mut() {
+        body.version = 0;
+    }
+    work.seed(pairs, rules.margin);
     for pair in pairs.iter_mut() {
         pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
     }
@@ -174,8 +217,10 @@ pub(crate) fn resolve(
     for _ in 0..rules.passes {
         work.holds.fill(Holds::default());
         mighty_pass(bodies, pairs, work, &rules, None);
-        for &(_, k) in &work.weak_weak {
-            split_weak_pair(bodies, &pairs[k], &rules, &mut work.holds);
+        for i in 0..work.weak_weak.len() {
+            let k = work.weak_weak[i].1;
+            let contact = work.contact(k, bodies, &pairs[k], rules.margin);
+            split_weak_pair(bodies, &pairs[k], contact, &mut work.holds);
         }
     }
     // Last word to the Mighty bodies: whatever Weak bodies did to each other, none ends inside
@@ -271,9 +316,8 @@ fn one_way_allows(w: &Body, m: &Body, into: Vec2, rules: &Rules) -> bool {
         || solid_side_at_start(w, m, rules.margin).is_some_and(|side| -side.dot(into) > HOLD_COS)
 }
 
-/// The push of Mighty `m` on Weak `w` where they touch (within the margin).
-fn mighty_push(w: &Body, m: &Body, rules: &Rules) -> Option<Push> {
-    let contact = collide_within(&w.shape, &m.shape, rules.margin)?;
+/// The push of Mighty `m` on Weak `w` where they touch (`contact`, from `w` to `m`).
+fn mighty_push(w: &Body, m: &Body, contact: Contact, rules: &Rules) -> Option<Push> {
     if m.one_way.is_some() {
         let side = solid_side_at_start(w, m, rules.margin)?;
         let lift = if contact.depth > 0.0 {
@@ -318,13 +362,26 @@ fn mighty_push(w: &Body, m: &Body, rules: &Rules) -> Option<Push> {
     })
 }
 
-/// The Weak and the Mighty body of a pair.
-fn weak_and_mighty(bodies: &[Body], pair: &PairContact) -> (usize, usize) {
-    if bodies[pair.a].kind == Kind::Weak {
+/// The Weak and the Mighty body of pair `k`, and the push of the one on the other.
+fn mighty_weak_push(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    k: usize,
+    work: &mut Work,
+    rules: &Rules,
+) -> (usize, usize, Option<Push>) {
+    let pair = &pairs[k];
+    let weak_is_a = bodies[pair.a].kind == Kind::Weak;
+    let (w, m) = if weak_is_a {
         (pair.a, pair.b)
     } else {
         (pair.b, pair.a)
-    }
+    };
+    let contact = work
+        .contact(k, bodies, pair, rules.margin)
+        .map(|c| if weak_is_a { c } else { c.flipped() });
+    let push = contact.and_then(|c| mighty_push(&bodies[w], &bodies[m], c, rules));
+    (w, m, push)
 }
 
 /// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
@@ -337,15 +394,15 @@ fn mighty_pass(
     rules: &Rules,
     mut crushed: Option<&mut Vec<(Entity, Vec<Entity>)>>,
 ) {
-    for &k in &work.mighty_weak {
-        let (w, m) = weak_and_mighty(bodies, &pairs[k]);
-        if let Some(push) = mighty_push(&bodies[w], &bodies[m], rules) {
+    for i in 0..work.mighty_weak.len() {
+        let (w, m, push) = mighty_weak_push(bodies, pairs, work.mighty_weak[i], work, rules);
+        if let Some(push) = push {
             work.holds[w].add(push.into, Some(bodies[m].entity));
         }
     }
-    for &k in &work.mighty_weak {
-        let (w, m) = weak_and_mighty(bodies, &pairs[k]);
-        let Some(push) = mighty_push(&bodies[w], &bodies[m], rules) else {
+    for i in 0..work.mighty_weak.len() {
+        let (w, m, push) = mighty_weak_push(bodies, pairs, work.mighty_weak[i], work, rules);
+        let Some(push) = push else {
             continue;
         };
         let Some(direction) = push.offset.try_normalize() else {
@@ -368,9 +425,14 @@ fn mighty_pass(
     }
 }
 
-fn split_weak_pair(bodies: &mut [Body], pair: &PairContact, rules: &Rules, holds: &mut [Holds]) {
+fn split_weak_pair(
+    bodies: &mut [Body],
+    pair: &PairContact,
+    contact: Option<Contact>,
+    holds: &mut [Holds],
+) {
     let (a, b) = two_mut(bodies, pair.a, pair.b);
-    let Some(contact) = collide_within(&a.shape, &b.shape, rules.margin) else {
+    let Some(contact) = contact else {
         return;
     };
     let n = contact.normal; // from a to b: a is pushed along -n, b along +n

@@ -8,9 +8,10 @@ use glam::{DVec2, Vec2};
 /// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
 /// are removed).
 ///
-/// Polygons are stored inline (no heap allocation), so this bounds the size of every shape.
-/// Box2D caps polygons at 8 vertices; 16 leaves room for rounder shapes, and circles are exact.
-pub const MAX_VERTICES: usize = 16;
+/// Polygons are stored inline (no heap allocation), so this bounds the size of every shape and
+/// keeps a physics step's per-body data small. Box2D caps polygons at 8 vertices too; round
+/// things are better served by [`Circle`](crate::Circle), which is exact.
+pub const MAX_VERTICES: usize = 8;
 
 /// The largest absolute coordinate a polygon vertex may have.
 ///

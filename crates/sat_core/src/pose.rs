@@ -142,6 +142,9 @@ impl ConvexPolygon {
         out: &mut ConvexPolygon,
     ) -> Result<(), TransformError> {
         pose.check()?;
+        if pose.rotation == Vec2::X && pose.scale == Vec2::ONE {
+            return self.translate_into(pose.translation, out);
+        }
         let n = self.len as usize;
         let mirrored = pose.scale.x * pose.scale.y < 0.0;
         let mut vertices = [Vec2::ZERO; MAX_VERTICES];
@@ -188,6 +191,31 @@ impl ConvexPolygon {
         let radius = self.radius * pose.scale.abs().max_element();
         *out =
             ConvexPolygon::from_parts(&vertices[..n], &normals[..n], axis_mask, centroid, radius);
+        Ok(())
+    }
+}
+
+impl ConvexPolygon {
+    /// `transform_into` for a translation only: the common case of an unrotated, unscaled body.
+    fn translate_into(&self, by: Vec2, out: &mut ConvexPolygon) -> Result<(), TransformError> {
+        let n = self.len as usize;
+        let mut vertices = self.vertices;
+        for v in &mut vertices[..n] {
+            *v += by;
+            if !in_range(*v) {
+                return Err(TransformError::OutOfRange);
+            }
+        }
+        // Far from the origin, f32 round-off can merge the corners of a small shape.
+        if (0..n).any(|k| vertices[k] == vertices[(k + 1) % n]) {
+            return Err(TransformError::OutOfRange);
+        }
+        out.vertices[..n].copy_from_slice(&vertices[..n]);
+        out.normals[..n].copy_from_slice(&self.normals[..n]);
+        out.len = self.len;
+        out.axis_mask = self.axis_mask;
+        out.centroid = self.centroid + by;
+        out.radius = self.radius;
         Ok(())
     }
 }

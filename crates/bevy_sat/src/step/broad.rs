@@ -17,18 +17,30 @@ pub(crate) struct BroadState {
     free: Vec<u32>,
     /// Per slot, the body index this step (`u32::MAX` when the slot's entity is absent).
     slot_body: Vec<u32>,
+    /// Last step's bodies in order with their slots: with an unchanged world the bodies come in
+    /// the same order, and the slot is found without hashing.
+    last: Vec<(Entity, u32)>,
     raw: Vec<(u32, u32)>,
 }
 
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<StepState>) {
     let state = &mut *state;
     let broad = &mut state.broad;
     broad.slot_body.fill(u32::MAX);
+    let mut same_order = state.bodies.len() == broad.last.len();
     for (i, body) in state.bodies.iter().enumerate() {
-        let slot = *broad
-            .slots
-            .entry(body.entity)
-            .or_insert_with(|| broad.free.pop().unwrap_or(broad.slot_body.len() as u32));
+        let slot = match broad.last.get(i) {
+            Some(&(entity, slot)) if entity == body.entity => slot,
+            _ => {
+                same_order = false;
+                *broad
+                    .slots
+                    .entry(body.entity)
+                    .or_insert_with(|| broad.free.pop().unwrap_or(broad.slot_body.len() as u32))
+            }
+        };
         if slot as usize >= broad.slot_body.len() {
             broad.slot_body.resize(slot as usize + 1, u32::MAX);
         }
@@ -43,16 +55,25 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
         // would only leave the previous box in place.
         let _ = broad.sap.set(slot, aabb);
     }
-    // Entities gone since the last step (despawned, collider removed, or skipped).
-    let (sap, free, slot_body) = (&mut broad.sap, &mut broad.free, &broad.slot_body);
-    broad.slots.retain(|_, slot| {
-        let present = slot_body[*slot as usize] != u32::MAX;
-        if !present {
-            sap.remove(*slot);
-            free.push(*slot);
-        }
-        present
-    });
+    if !same_order {
+        // Entities gone since the last step (despawned, collider removed, or skipped).
+        let (sap, free, slot_body) = (&mut broad.sap, &mut broad.free, &broad.slot_body);
+        broad.slots.retain(|_, slot| {
+            let present = slot_body[*slot as usize] != u32::MAX;
+            if !present {
+                sap.remove(*slot);
+                free.push(*slot);
+            }
+            present
+        });
+        broad.last.clear();
+        broad.last.extend(state.bodies.iter().map(|b| {
+            (
+                b.entity,
+                broad.slots.get(&b.entity).copied().unwrap_or(u32::MAX),
+            )
+        }));
+    }
     broad.sap.pairs_into(&mut broad.raw);
     state.candidates.clear();
     for &(s1, s2) in &broad.raw {

@@ -125,6 +125,14 @@ impl Body {
 pub(crate) struct PairContact {
     pub a: usize,
     pub b: usize,
+    /// The entities of `a` and `b` (kept here so later stages need not read the bodies).
+    pub entities: (Entity, Entity),
+    /// Whether resolution pushes this pair apart at all (no sensor, at least one Weak body).
+    pub resolvable: bool,
+    /// Whether resolution may move either body (one of them is Weak and not a sensor).
+    pub may_move: bool,
+    /// Whether one of the bodies is a one-way platform.
+    pub one_way: bool,
     /// The contact at the end of the narrow phase, within the contact margin plus, for pairs
     /// resolution may bring together, the step's reach. `depth < -margin`: not touching yet.
     pub contact: Option<Contact>,

@@ -57,6 +57,10 @@ pub(crate) fn test_pair(
     (near.is_some() || hit.is_some()).then_some(PairContact {
         a,
         b,
+        entities: (body_a.entity, body_b.entity),
+        resolvable: body_a.resolves_with(body_b),
+        may_move: body_a.pushable() || body_b.pushable(),
+        one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
         contact: near,
         hit,
         passing: false,
@@ -64,6 +68,8 @@ pub(crate) fn test_pair(
 }
 
 /// Tests `candidates` on `pool`, replacing `out` with the results in candidate order.
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn run_narrow_phase(
     pool: &TaskPool,
     bodies: &[Body],
@@ -105,6 +111,8 @@ pub(crate) fn run_narrow_phase(
     }
 }
 
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>) {
     let state = &mut *state;
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);

@@ -42,6 +42,8 @@ pub(crate) fn pose_of(transform: &Transform) -> Option<Pose> {
     })
 }
 
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn prepare_bodies(
     time: Res<Time>,
     config: Res<SatConfig>,
@@ -146,6 +148,8 @@ pub(crate) fn prepare_bodies(
 /// Moves every Weak body that stood on something at the end of the last step by its support's
 /// displacement (the support's own motion, plus its own carry if it is a rider too), so riders
 /// travel with moving platforms and with each other. Only the floor contact carries.
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 fn carry_riders(state: &mut StepState) {
     let scratch = &mut state.scratch;
     scratch.own_motion.clear();

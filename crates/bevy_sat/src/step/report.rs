@@ -103,26 +103,32 @@ impl EventOutput<'_, '_> {
 /// The touching pairs after resolution (within the contact margin), flags, and the bodies
 /// touching a one-way platform. A pair whose bodies did not move since its contact was last
 /// computed keeps it: the shapes are the same, so the answer would be too.
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let margin = config.contact_margin.max(0.0);
     state.finals.clear();
     state.on_one_way.clear();
     state.on_one_way.resize(state.bodies.len(), false);
     for (k, p) in state.pairs.iter().enumerate() {
-        let contact = state.work.contact(k, &state.bodies, p, margin);
-        let (a, b) = (&state.bodies[p.a], &state.bodies[p.b]);
+        // Only a pair with a pushable body can have moved since the narrow phase.
+        let contact = if p.may_move {
+            state.work.contact(k, &state.bodies, p, margin)
+        } else {
+            p.contact.filter(|c| c.depth >= -margin)
+        };
         let Some(contact) = contact else { continue };
         state.finals.push((
             p.a,
             p.b,
             ContactPair {
-                a: a.entity,
-                b: b.entity,
+                a: p.entities.0,
+                b: p.entities.1,
                 contact,
-                resolved: !p.passing && a.resolves_with(b),
+                resolved: !p.passing && p.resolvable,
             },
         ));
-        if a.one_way.is_some() || b.one_way.is_some() {
+        if p.one_way {
             state.on_one_way[p.a] = true;
             state.on_one_way[p.b] = true;
         }
@@ -136,6 +142,8 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
 
 /// Fills [`Contacts`] and sends the events: started and ended from a merge of this step's
 /// sorted pairs with the last step's, and crushed.
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn report_contacts(
     mut state: ResMut<StepState>,
     mut contacts: ResMut<Contacts>,
@@ -183,6 +191,8 @@ type Targets = (
 ///
 /// The bodies were gathered in query order and nothing has changed the world's structure since,
 /// so the query is walked in step with them; any entity out of step is looked up instead.
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn write_back(
     config: Res<SatConfig>,
     mut state: ResMut<StepState>,

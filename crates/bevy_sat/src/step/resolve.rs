@@ -46,18 +46,19 @@ pub(crate) struct Holds {
 }
 
 impl Work {
-    /// Seeds the cache with the narrow-phase contacts (all bodies at version 0).
-    fn seed(&mut self, pairs: &[PairContact], margin: f32) {
-        self.cache.clear();
-        self.cache.extend(pairs.iter().map(|p| Cached {
-            version_a: 0,
-            version_b: 0,
-            contact: p.contact.filter(|c| c.depth >= -margin),
-        }));
+    /// Starts a step: every cache entry is out of date, and pairs whose bodies have not moved
+    /// use their narrow-phase contact.
+    fn start_step(&mut self, pairs: usize, margin: f32) {
+        self.step = self.step.wrapping_add(1);
+        self.margin = margin;
+        if self.cache.len() < pairs {
+            self.cache.resize(pairs, Cached::default());
+        }
     }
 
-    /// The contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are now:
-    /// from the cache when neither moved since, else computed and cached.
+    /// The contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are now: the
+    /// narrow-phase contact while neither moved, else from the cache when neither moved since
+    /// it was computed, else computed and cached.
     pub(crate) fn contact(
         &mut self,
         k: usize,
@@ -66,9 +67,16 @@ impl Work {
         margin: f32,
     ) -> Option<Contact> {
         let (a, b) = (&bodies[pair.a], &bodies[pair.b]);
+        if a.version == 0 && b.version == 0 && margin == self.margin {
+            return pair.contact.filter(|c| c.depth >= -margin);
+        }
         let cached = &mut self.cache[k];
-        if cached.version_a != a.version || cached.version_b != b.version {
+        if cached.step != self.step
+            || cached.version_a != a.version
+            || cached.version_b != b.version
+        {
             *cached = Cached {
+                step: self.step,
                 version_a: a.version,
                 version_b: b.version,
                 contact: collide_within(&a.shape, &b.shape, margin),
@@ -105,9 +113,11 @@ impl Holds {
     }
 }
 
-/// A pair's contact (from `a` to `b`) as computed when its bodies were at these versions.
-#[derive(Clone, Copy, Debug)]
+/// A pair's contact (from `a` to `b`) as computed in step `step` when its bodies were at these
+/// versions.
+#[derive(Clone, Copy, Debug, Default)]
 struct Cached {
+    step: u32,
     version_a: u32,
     version_b: u32,
     contact: Option<Contact>,
@@ -118,6 +128,9 @@ struct Cached {
 pub(crate) struct Work {
     /// Per pair (same index as the narrow-phase pairs), its last computed contact.
     cache: Vec<Cached>,
+    /// Counts steps, so that cache entries of earlier steps are never taken for current ones.
+    step: u32,
+    margin: f32,
     mighty_weak: Vec<usize>,
     weak_weak: Vec<(f32, usize)>,
     holds: Vec<Holds>,
@@ -163,6 +176,8 @@ struct Push {
     into: Vec2,
 }
 
+// Kept out of line so that profiles show each stage of the step.
+#[inline(never)]
 pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::StepState>) {
     let state = &mut *state;
     resolve(
@@ -187,8 +202,8 @@ pub(crate) fn resolve(
     for body in bodies.iter_mut() {
         body.version = 0;
     }
-    work.seed(pairs, rules.margin);
-    for pair in pairs.iter_mut() {
+    work.start_step(pairs.len(), rules.margin);
+    for pair in pairs.iter_mut().filter(|p| p.one_way) {
         pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
     }
     place_at_time_of_impact(bodies, pairs, work, &rules);
@@ -196,10 +211,10 @@ pub(crate) fn resolve(
     work.mighty_weak.clear();
     work.weak_weak.clear();
     for (k, p) in pairs.iter().enumerate() {
-        let (a, b) = (&bodies[p.a], &bodies[p.b]);
-        if p.passing || !a.resolves_with(b) {
+        if p.passing || !p.resolvable {
             continue;
         }
+        let (a, b) = (&bodies[p.a], &bodies[p.b]);
         if a.kind == Kind::Weak && b.kind == Kind::Weak {
             // Ground first: the pair whose lower body is lowest comes first, so support climbs
             // a stack in one pass. Ties keep the entity order.
@@ -211,6 +226,9 @@ pub(crate) fn resolve(
     }
     work.weak_weak
         .sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+    if work.mighty_weak.is_empty() && work.weak_weak.is_empty() {
+        return; // nothing to push (sensors only, or nothing touching)
+    }
 
     work.holds.clear();
     work.holds.resize(bodies.len(), Holds::default());
@@ -269,10 +287,10 @@ fn place_at_time_of_impact(
     rewinds.clear();
     for p in pairs {
         let Some(hit) = p.hit else { continue };
-        let (a, b) = (&bodies[p.a], &bodies[p.b]);
-        if p.passing || !a.resolves_with(b) {
+        if p.passing || !p.resolvable {
             continue;
         }
+        let (a, b) = (&bodies[p.a], &bodies[p.b]);
         let late = 1.0 - hit.toi;
         let n = hit.normal; // from a to b
         let relative = a.motion() - b.motion();

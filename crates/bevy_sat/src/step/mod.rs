@@ -150,6 +150,8 @@ pub(crate) struct Scratch {
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,
+    pub final_keys: Vec<(Entity, Entity, u32)>,
+    pub sorted_finals: Vec<(usize, usize, ContactPair)>,
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.

@@ -111,7 +111,6 @@ pub(crate) fn prepare_bodies(
             continue;
         }
         count += 1;
-        state.index.insert(entity, slot);
         let body = &mut state.bodies[slot];
         let aabb = body.shape.aabb();
         *body = Body {
@@ -151,6 +150,13 @@ pub(crate) fn prepare_bodies(
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 fn carry_riders(state: &mut StepState) {
+    // Only riders need the entity → body lookup; most steps of most scenes have few.
+    if state.bodies.iter().all(|b| b.support.is_none()) {
+        return;
+    }
+    for (i, body) in state.bodies.iter().enumerate() {
+        state.index.insert(body.entity, i);
+    }
     let scratch = &mut state.scratch;
     scratch.own_motion.clear();
     scratch

@@ -134,9 +134,21 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         }
     }
     // Sorted by entity pair: the order of `Contacts`, of the events, and of ties in the flags.
-    state
-        .finals
-        .sort_unstable_by_key(|(_, _, pair)| (pair.a, pair.b));
+    // Sorting small keys and gathering once is cheaper than moving whole records around.
+    let keys = &mut state.scratch.final_keys;
+    keys.clear();
+    keys.extend(
+        state
+            .finals
+            .iter()
+            .enumerate()
+            .map(|(i, (_, _, pair))| (pair.a, pair.b, i as u32)),
+    );
+    keys.sort_unstable();
+    let sorted = &mut state.scratch.sorted_finals;
+    sorted.clear();
+    sorted.extend(keys.iter().map(|&(_, _, i)| state.finals[i as usize]));
+    std::mem::swap(&mut state.finals, sorted);
     contact_flags(config, &state.bodies, &state.finals, &mut state.flags);
 }
 

@@ -10,14 +10,12 @@
 //! makes the moving bodies sensors, so they pass through each other and everything is only
 //! detected and reported, as kinematic bodies in other engines (the mode for comparing).
 
+mod harness;
 mod scene;
 
 use std::alloc::System;
-use std::time::Instant;
 
-use bevy::app::{TaskPoolOptions, TaskPoolPlugin, TaskPoolThreadAssignmentPolicy};
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
 use bevy_sat::prelude::*;
 use scene::{Options, SceneShape};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
@@ -36,28 +34,12 @@ struct World(f32);
 struct Started(u64);
 
 fn main() {
-    let options = match Options::from_args(std::env::args().skip(1)) {
-        Ok(options) => options,
-        Err(error) => {
-            eprintln!("stress: {error}");
-            eprintln!(
-                "usage: stress --bodies N --steps S --warmup K --threads T --mode resolve|detect --seed X"
-            );
-            std::process::exit(2);
-        }
-    };
+    let options = Options::from_args(std::env::args().skip(1))
+        .unwrap_or_else(|error| harness::usage_exit("stress", &error));
     let mut app = build_app(&options);
-    app.update(); // starts the clock: no step yet
-    for _ in 0..options.warmup {
-        app.update();
-    }
-    let mut times = Vec::with_capacity(options.steps);
+    harness::warm_up(&mut app, options.warmup);
     let region = Region::new(GLOBAL);
-    for _ in 0..options.steps {
-        let start = Instant::now();
-        app.update();
-        times.push(start.elapsed().as_secs_f64() * 1000.0);
-    }
+    let mut times = harness::time_steps(&mut app, options.steps);
     let allocations = region.change().allocations + region.change().reallocations;
     eprintln!(
         "stress: {allocations} allocations in {} timed steps ({:.1} per step, whole app)",
@@ -79,31 +61,18 @@ fn main() {
 }
 
 fn build_app(options: &Options) -> App {
-    let threads = options.threads;
     let mut app = App::new();
     app.add_plugins((
-        MinimalPlugins.set(TaskPoolPlugin {
-            task_pool_options: TaskPoolOptions {
-                compute: TaskPoolThreadAssignmentPolicy {
-                    min_threads: threads,
-                    max_threads: threads,
-                    percent: 1.0,
-                    on_thread_spawn: None,
-                    on_thread_destroy: None,
-                },
-                ..default()
-            },
-        }),
+        harness::minimal_plugins(options.threads),
         SatPlugin::default(),
-    ))
-    .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
-    .insert_resource(Time::<Fixed>::from_hz(60.0))
-    .init_resource::<Started>()
-    .add_systems(
-        FixedPostUpdate,
-        reflect_at_walls.before(SatSystems::Prepare),
-    )
-    .add_systems(FixedPostUpdate, count_started.after(SatSystems::Writeback));
+    ));
+    harness::one_fixed_step_per_update(&mut app);
+    app.init_resource::<Started>()
+        .add_systems(
+            FixedPostUpdate,
+            reflect_at_walls.before(SatSystems::Prepare),
+        )
+        .add_systems(FixedPostUpdate, count_started.after(SatSystems::Writeback));
 
     let scene = scene::stress_scene(options.bodies, options.seed);
     app.insert_resource(World(scene.half_extent));

@@ -34,7 +34,8 @@
 #[path = "../../../examples/stress/scene.rs"]
 mod scene;
 
-#[path = "../harness.rs"]
+#[rustfmt::skip]
+#[path = "../../../examples/stress/harness.rs"]
 mod harness;
 
 use bevy::prelude::*;

@@ -1,6 +1,8 @@
-//! The harness both peers share, the same as bevy_sat's `examples/stress/main.rs`: headless
-//! `MinimalPlugins` with the compute task pool set to `--threads` threads, a 60 Hz fixed step,
-//! exactly one fixed step per `App::update()`, and only `update()` timed.
+//! The measuring harness every stress binary shares (bevy_sat's `examples/stress` and the
+//! peers in `compare/`), so that all engines are timed the same way: headless `MinimalPlugins`
+//! with the compute task pool set to `--threads` threads, a 60 Hz fixed step, exactly one fixed
+//! step per `App::update()`, and only `update()` timed.
+#![allow(dead_code)] // each binary uses part of it
 
 use std::time::Instant;
 
@@ -34,15 +36,18 @@ pub fn one_fixed_step_per_update(app: &mut App) {
 }
 
 /// Finishes the plugins (as `App::run` would), runs the first update (it only starts the
-/// clock), `warmup` untimed updates, then `steps` timed updates. Returns the per-step times in
-/// milliseconds.
-pub fn run(app: &mut App, warmup: usize, steps: usize) -> Vec<f64> {
+/// clock), then `warmup` untimed updates.
+pub fn warm_up(app: &mut App, warmup: usize) {
     app.finish();
     app.cleanup();
     app.update(); // starts the clock: no step yet
     for _ in 0..warmup {
         app.update();
     }
+}
+
+/// Runs `steps` updates, timing each; returns the times in milliseconds.
+pub fn time_steps(app: &mut App, steps: usize) -> Vec<f64> {
     let mut times = Vec::with_capacity(steps);
     for _ in 0..steps {
         let start = Instant::now();
@@ -50,6 +55,12 @@ pub fn run(app: &mut App, warmup: usize, steps: usize) -> Vec<f64> {
         times.push(start.elapsed().as_secs_f64() * 1000.0);
     }
     times
+}
+
+/// [`warm_up`], then [`time_steps`].
+pub fn run(app: &mut App, warmup: usize, steps: usize) -> Vec<f64> {
+    warm_up(app, warmup);
+    time_steps(app, steps)
 }
 
 /// Prints the usage and exits when the options do not parse.

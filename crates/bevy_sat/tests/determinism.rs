@@ -1,6 +1,8 @@
 //! The same scene gives bit-identical transforms on every run, with 1 or 2 threads.
 
 mod common;
+#[path = "../../../examples/stress/scene.rs"]
+mod scene;
 
 use std::process::Command;
 
@@ -12,7 +14,7 @@ use bevy_sat::prelude::*;
 
 /// A busy scene: 600 mixed Weak bodies falling into a walled pit onto Mighty shelves, so that
 /// the narrow phase has well over a task's worth of pairs every step.
-fn scene(app: &mut App) -> Vec<Entity> {
+fn spawn_busy_scene(app: &mut App) -> Vec<Entity> {
     let world = app.world_mut();
     for (x, y, w, h) in [
         (0.0, -10.0, 420.0, 20.0),
@@ -27,13 +29,8 @@ fn scene(app: &mut App) -> Vec<Entity> {
             Transform::from_xyz(x, y, 0.0),
         ));
     }
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed >> 40) as f32 / (1u64 << 24) as f32
-    };
+    let mut rng = scene::XorShift::new(0x2545_F491_4F6C_DD1D);
+    let mut next = move || rng.unit();
     (0..600)
         .map(|i| {
             let collider = match i % 3 {
@@ -66,7 +63,7 @@ fn run_scene(threads: Option<usize>) -> Vec<[u32; 4]> {
             ..default()
         });
     app.update();
-    let bodies = scene(&mut app);
+    let bodies = spawn_busy_scene(&mut app);
     for _ in 0..240 {
         app.update();
     }

@@ -54,22 +54,8 @@ fn despawn_and_collider_removal_end_the_pair_once() {
         &mut app,
         (ConvexCollider::rectangle(10.0, 10.0), Mighty, Sensor),
     );
-    let a = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(4.0, 4.0),
-            Weak,
-            Transform::from_xyz(1.0, 0.0, 0.0),
-        ),
-    );
-    let b = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(4.0, 4.0),
-            Weak,
-            Transform::from_xyz(-1.0, 30.0, 0.0),
-        ),
-    );
+    let a = weak(&mut app, ConvexCollider::rectangle(4.0, 4.0), 1.0, 0.0);
+    let b = weak(&mut app, ConvexCollider::rectangle(4.0, 4.0), -1.0, 30.0);
     app.update();
     assert_eq!(
         app.world().resource::<Log>().started,
@@ -140,14 +126,7 @@ fn observers_fire_on_both_entities() {
 fn started_events_carry_the_contact_and_contacts_are_readable() {
     let mut app = app();
     let floor = floor(&mut app);
-    let bx = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 4.0, 0.0),
-        ),
-    );
+    let bx = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 4.0);
     app.update();
     let started: Vec<CollisionStarted> = app
         .world_mut()
@@ -198,14 +177,7 @@ fn sensors_report_and_never_push() {
             Transform::from_xyz(100.0, 0.0, 0.0),
         ),
     );
-    spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 100.0),
-            Mighty,
-            Transform::from_xyz(100.0, 0.0, 0.0),
-        ),
-    );
+    mighty(&mut app, ConvexCollider::rectangle(10.0, 100.0), 100.0, 0.0);
     run(&mut app, 30);
     // Free fall, exactly as without the coin: v_n = -10 n, y_n = -sum = -10 n (n + 1) / 2 / 60.
     let n = 30.0;

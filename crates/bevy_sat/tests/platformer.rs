@@ -38,14 +38,7 @@ fn bottom(app: &App, body: Entity, half_height: f32) -> f32 {
 fn one_way_platform_lands_from_above_and_passes_from_below() {
     let mut app = platformer_app();
     let platform = one_way(&mut app, 0.0, Vec2::ZERO);
-    let faller = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(-20.0, 30.0, 0.0),
-        ),
-    );
+    let faller = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), -20.0, 30.0);
     let jumper = spawn(
         &mut app,
         (
@@ -165,22 +158,8 @@ fn drop_through_lets_one_body_fall_and_is_removed_when_clear() {
     let mut app = platformer_app();
     floor(&mut app); // top at 0
     let platform = one_way(&mut app, 40.0, Vec2::ZERO);
-    let player = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 45.0, 0.0),
-        ),
-    );
-    let other = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(30.0, 45.0, 0.0),
-        ),
-    );
+    let player = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 45.0);
+    let other = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 30.0, 45.0);
     run(&mut app, 10);
     assert_eq!(flags(&app, player).standing_on(), Some(platform));
     app.world_mut().entity_mut(player).insert(DropThrough);
@@ -218,22 +197,8 @@ fn moving_platforms_carry_riders_and_riders_of_riders() {
                 Transform::from_xyz(0.0, -5.0, 0.0),
             ),
         );
-        let player = spawn(
-            &mut app,
-            (
-                ConvexCollider::rectangle(10.0, 20.0),
-                Weak,
-                Transform::from_xyz(5.0, 10.0, 0.0),
-            ),
-        );
-        let crate_box = spawn(
-            &mut app,
-            (
-                ConvexCollider::rectangle(8.0, 8.0),
-                Weak,
-                Transform::from_xyz(3.0, 24.0, 0.0),
-            ),
-        );
+        let player = weak(&mut app, ConvexCollider::rectangle(10.0, 20.0), 5.0, 10.0);
+        let crate_box = weak(&mut app, ConvexCollider::rectangle(8.0, 8.0), 3.0, 24.0);
         run(&mut app, 2); // the riders settle on the resting platform, which then sets off
         app.world_mut()
             .entity_mut(platform)
@@ -273,7 +238,7 @@ fn moving_wall_pushes_but_does_not_drag() {
     let mut app = platformer_app();
     floor(&mut app);
     // A wall rising past a body that touches its side: the body is not lifted.
-    let lift = spawn(
+    spawn(
         &mut app,
         (
             ConvexCollider::rectangle(10.0, 40.0),
@@ -282,23 +247,14 @@ fn moving_wall_pushes_but_does_not_drag() {
             Transform::from_xyz(-10.0, 20.0, 0.0),
         ),
     );
-    let brushing = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 5.0, 0.0),
-        ),
-    );
+    let brushing = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 5.0);
     // A fast wall sweeping sideways pushes a box ahead of it, never through it (over a floor
     // long enough, flush with the first one).
-    spawn(
+    mighty(
         &mut app,
-        (
-            ConvexCollider::rectangle(2000.0, 20.0),
-            Mighty,
-            Transform::from_xyz(1200.0, -10.0, 0.0),
-        ),
+        ConvexCollider::rectangle(2000.0, 20.0),
+        1200.0,
+        -10.0,
     );
     let pusher = spawn(
         &mut app,
@@ -309,14 +265,7 @@ fn moving_wall_pushes_but_does_not_drag() {
             Transform::from_xyz(30.0, 15.0, 0.0),
         ),
     );
-    let pushed = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(100.0, 5.0, 0.0),
-        ),
-    );
+    let pushed = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 100.0, 5.0);
     for step in 0..20 {
         app.update();
         assert!(
@@ -335,7 +284,6 @@ fn moving_wall_pushes_but_does_not_drag() {
             "step {step}: the box left the floor: {p}"
         );
     }
-    let _ = lift;
 }
 
 #[test]
@@ -416,14 +364,7 @@ fn slope(app: &mut App, degrees: f32) -> Entity {
 fn standing_on_a_gentle_slope_does_not_slide() {
     let mut app = platformer_app();
     slope(&mut app, 30.0);
-    let body = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 30.0, 0.0),
-        ),
-    );
+    let body = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 30.0);
     run(&mut app, 60);
     let rest = position(&app, body);
     assert!(flags(&app, body).on_floor());
@@ -440,14 +381,7 @@ fn standing_on_a_gentle_slope_does_not_slide() {
 fn steeper_than_max_angle_slides_down() {
     let mut app = platformer_app();
     slope(&mut app, 60.0);
-    let body = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(20.0, 50.0, 0.0),
-        ),
-    );
+    let body = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 20.0, 50.0);
     run(&mut app, 30);
     let before = position(&app, body);
     run(&mut app, 30);
@@ -463,14 +397,7 @@ fn steeper_than_max_angle_slides_down() {
 fn walking_down_a_slope_stays_on_it() {
     let mut app = platformer_app();
     slope(&mut app, 30.0);
-    let body = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(100.0, 70.0, 0.0),
-        ),
-    );
+    let body = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 100.0, 70.0);
     run(&mut app, 60);
     assert!(flags(&app, body).on_floor());
     for step in 0..60 {
@@ -489,13 +416,11 @@ fn walking_down_a_slope_stays_on_it() {
         ..default()
     });
     slope(&mut hopping, 30.0);
-    let hopper = spawn(
+    let hopper = weak(
         &mut hopping,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(100.0, 70.0, 0.0),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        100.0,
+        70.0,
     );
     run(&mut hopping, 60);
     let mut airborne = 0;
@@ -520,14 +445,7 @@ fn crushed_between_mighty_bodies_is_reported_and_not_pushed_into_either() {
             Transform::from_xyz(0.0, 20.0, 0.0),
         ),
     );
-    let victim = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 5.0, 0.0),
-        ),
-    );
+    let victim = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 5.0);
     app.init_resource::<Crushes>()
         .add_systems(FixedPostUpdate, record_crushes.after(SatSystems::Writeback));
     run(&mut app, 20);
@@ -559,23 +477,14 @@ fn record_crushes(mut log: ResMut<Crushes>, mut crushed: MessageReader<Crushed>)
 fn tiled_floor_is_walked_over_without_snags_or_bumps() {
     let mut app = platformer_app();
     for i in 0..12 {
-        spawn(
+        mighty(
             &mut app,
-            (
-                ConvexCollider::rectangle(20.0, 20.0),
-                Mighty,
-                Transform::from_xyz(-100.0 + 20.0 * i as f32, -10.0, 0.0),
-            ),
+            ConvexCollider::rectangle(20.0, 20.0),
+            -100.0 + 20.0 * i as f32,
+            -10.0,
         );
     }
-    let walker = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(-100.0, 5.0, 0.0),
-        ),
-    );
+    let walker = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), -100.0, 5.0);
     run(&mut app, 5);
     for step in 0..100 {
         app.world_mut().get_mut::<Velocity>(walker).unwrap().x = 120.0;

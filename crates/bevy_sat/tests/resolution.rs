@@ -28,14 +28,7 @@ fn one_update_is_one_fixed_step() {
 fn box_dropped_on_floor_rests_on_it() {
     let mut app = app_with_gravity(-600.0);
     let floor = floor(&mut app);
-    let bx = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 40.0, 0.0),
-        ),
-    );
+    let bx = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 40.0);
     run(&mut app, 10);
     assert!(position(&app, bx).y > 30.0, "falls freely first");
     run(&mut app, 110);
@@ -60,22 +53,8 @@ fn box_dropped_on_floor_rests_on_it() {
 #[test]
 fn two_weak_boxes_each_move_half_the_mtv() {
     let mut app = app();
-    let a = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 0.0, 0.0),
-        ),
-    );
-    let b = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(8.0, 3.0, 0.0),
-        ),
-    );
+    let a = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 0.0);
+    let b = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 8.0, 3.0);
     app.update();
     // Overlap 2 along x (7 along y): each moves 1, in opposite directions.
     assert_eq!(position(&app, a), Vec2::new(-1.0, 0.0));
@@ -92,14 +71,7 @@ fn two_weak_boxes_each_move_half_the_mtv() {
 #[test]
 fn mighty_never_moves_whatever_hits_it() {
     let mut app = app_with_gravity(-600.0);
-    let wall = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(20.0, 100.0),
-            Mighty,
-            Transform::from_xyz(50.0, 0.0, 0.0),
-        ),
-    );
+    let wall = mighty(&mut app, ConvexCollider::rectangle(20.0, 100.0), 50.0, 0.0);
     let movers = [
         spawn(
             &mut app,
@@ -118,13 +90,11 @@ fn mighty_never_moves_whatever_hits_it() {
                 Velocity(Vec2::new(500.0, 0.0)),
             ),
         ),
-        spawn(
+        weak(
             &mut app,
-            (
-                ConvexCollider::regular_polygon(5, 8.0),
-                Weak,
-                Transform::from_xyz(45.0, 10.0, 0.0),
-            ),
+            ConvexCollider::regular_polygon(5, 8.0),
+            45.0,
+            10.0,
         ),
     ];
     // A Mighty moving into it is not resolved either.
@@ -181,14 +151,7 @@ fn weak_slides_along_walls_and_keeps_tangential_velocity() {
 fn contained_body_is_pushed_out_the_short_way() {
     let mut app = app();
     spawn(&mut app, (ConvexCollider::rectangle(100.0, 100.0), Mighty));
-    let inside = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(40.0, 10.0, 0.0),
-        ),
-    );
+    let inside = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 40.0, 10.0);
     app.update();
     // Shortest way out is to the right: from x = 35 (left side) to 50.
     assert_eq!(position(&app, inside), Vec2::new(55.0, 10.0));
@@ -201,13 +164,11 @@ fn stack_of_ten_settles_without_jitter() {
     floor(&mut app);
     let boxes: Vec<Entity> = (0..10)
         .map(|i| {
-            spawn(
+            weak(
                 &mut app,
-                (
-                    ConvexCollider::rectangle(10.0, 10.0),
-                    Weak,
-                    Transform::from_xyz(0.0, 5.5 + 10.5 * i as f32, 0.0),
-                ),
+                ConvexCollider::rectangle(10.0, 10.0),
+                0.0,
+                5.5 + 10.5 * i as f32,
             )
         })
         .collect();
@@ -238,22 +199,8 @@ fn stack_of_ten_settles_without_jitter() {
 #[test]
 fn weak_pushed_by_weak_never_ends_inside_mighty() {
     let mut app = app();
-    let wall = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(20.0, 100.0),
-            Mighty,
-            Transform::from_xyz(30.0, 0.0, 0.0),
-        ),
-    );
-    let crate_box = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(14.0, 0.0, 0.0),
-        ),
-    );
+    mighty(&mut app, ConvexCollider::rectangle(20.0, 100.0), 30.0, 0.0);
+    let crate_box = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 14.0, 0.0);
     let pusher = spawn(
         &mut app,
         (
@@ -271,7 +218,6 @@ fn weak_pushed_by_weak_never_ends_inside_mighty() {
             position(&app, pusher).x <= c - 10.0 + 1e-3,
             "pusher inside the crate"
         );
-        let _ = wall;
     }
     let (c, p) = (position(&app, crate_box).x, position(&app, pusher).x);
     assert!((c - 15.0).abs() < 1e-3, "crate at {c}, pusher at {p}");
@@ -283,26 +229,12 @@ fn weak_pushed_by_weak_never_ends_inside_mighty() {
 fn contact_flags_for_each_side() {
     let mut app = app();
     let probe = spawn(&mut app, (ConvexCollider::rectangle(10.0, 10.0), Weak));
-    let ceiling = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(40.0, 10.0),
-            Mighty,
-            Transform::from_xyz(0.0, 9.9, 0.0),
-        ),
-    );
+    let ceiling = mighty(&mut app, ConvexCollider::rectangle(40.0, 10.0), 0.0, 9.9);
     app.update();
     let f = flags(&app, probe);
     assert!(f.on_ceiling() && !f.on_floor(), "{f:?}");
     app.world_mut().entity_mut(ceiling).despawn();
-    spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 40.0),
-            Mighty,
-            Transform::from_xyz(-9.9, 0.0, 0.0),
-        ),
-    );
+    mighty(&mut app, ConvexCollider::rectangle(10.0, 40.0), -9.9, 0.0);
     app.update();
     let f = flags(&app, probe);
     assert!(
@@ -326,14 +258,7 @@ fn contact_flags_for_each_side() {
                 )),
             ),
         );
-        let bx = spawn(
-            &mut app,
-            (
-                ConvexCollider::circle(5.0),
-                Weak,
-                Transform::from_xyz(0.0, 4.9, 0.0),
-            ),
-        );
+        let bx = weak(&mut app, ConvexCollider::circle(5.0), 0.0, 4.9);
         app.update();
         let f = flags(&app, bx);
         assert_eq!(f.on_floor(), floor_expected, "{degrees}°: {f:?}");

@@ -12,14 +12,7 @@ use common::*;
 fn non_finite_transform_or_velocity_is_skipped() {
     let mut app = app_with_gravity(-600.0);
     let floor = floor(&mut app);
-    let good = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 5.0, 0.0),
-        ),
-    );
+    let good = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 5.0);
     let nan_velocity = spawn(
         &mut app,
         (
@@ -29,13 +22,11 @@ fn non_finite_transform_or_velocity_is_skipped() {
             Velocity(Vec2::new(f32::NAN, 0.0)),
         ),
     );
-    let inf_position = spawn(
+    let inf_position = weak(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(f32::INFINITY, 5.0, 0.0),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        f32::INFINITY,
+        5.0,
     );
     let zero_scale = spawn(
         &mut app,
@@ -105,22 +96,8 @@ fn both_kinds_means_mighty_and_neither_means_static() {
             Transform::from_xyz(100.0, -5.0, 0.0),
         ),
     );
-    let a = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 20.0, 0.0),
-        ),
-    );
-    let b = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(100.0, 20.0, 0.0),
-        ),
-    );
+    let a = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 20.0);
+    let b = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 100.0, 20.0);
     run(&mut app, 60);
     assert_eq!(
         position(&app, both),

@@ -59,16 +59,19 @@ pub fn spawn(app: &mut App, bundle: impl Bundle) -> Entity {
     app.world_mut().spawn(bundle).id()
 }
 
+/// A Weak body with `collider` at (`x`, `y`).
+pub fn weak(app: &mut App, collider: ConvexCollider, x: f32, y: f32) -> Entity {
+    spawn(app, (collider, Weak, Transform::from_xyz(x, y, 0.0)))
+}
+
+/// A Mighty body with `collider` at (`x`, `y`).
+pub fn mighty(app: &mut App, collider: ConvexCollider, x: f32, y: f32) -> Entity {
+    spawn(app, (collider, Mighty, Transform::from_xyz(x, y, 0.0)))
+}
+
 /// A Mighty floor 400 wide and 20 tall whose top is at y = 0.
 pub fn floor(app: &mut App) -> Entity {
-    spawn(
-        app,
-        (
-            ConvexCollider::rectangle(400.0, 20.0),
-            Mighty,
-            Transform::from_xyz(0.0, -10.0, 0.0),
-        ),
-    )
+    mighty(app, ConvexCollider::rectangle(400.0, 20.0), 0.0, -10.0)
 }
 
 /// Counts of the messages read so far.

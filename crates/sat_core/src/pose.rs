@@ -214,6 +214,7 @@ impl ConvexPolygon {
         out.normals[..n].copy_from_slice(&self.normals[..n]);
         out.len = self.len;
         out.axis_mask = self.axis_mask;
+        out.antipodes = self.antipodes;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
         Ok(())

@@ -63,26 +63,23 @@ pub fn collide_within<A: AsShape + ?Sized, B: AsShape + ?Sized>(
 }
 
 /// The axis with the least overlap so far.
-struct Best {
+pub(crate) struct Best {
     depth: f32,
     normal: Vec2,
     on_a: bool,
 }
 
-/// Projects both polygons on `axis`; returns `false` if it separates them, otherwise keeps it in
-/// `best` when it overlaps least. The sign is the shorter way out.
+/// Weighs one axis given both projections on it: returns `false` if it separates the shapes,
+/// otherwise keeps it in `best` when it overlaps least. The sign is the shorter way out.
 #[inline]
 fn test_axis(
-    a: &ConvexPolygon,
-    b: &ConvexPolygon,
-    origin: Vec2,
+    (a_min, a_max): (f32, f32),
+    (b_min, b_max): (f32, f32),
     axis: Vec2,
     on_a: bool,
     margin: f32,
     best: &mut Best,
 ) -> bool {
-    let (a_min, a_max) = a.project_from(origin, axis);
-    let (b_min, b_max) = b.project_from(origin, axis);
     let out_negative = a_max - b_min; // A leaves along -axis
     let out_positive = b_max - a_min; // A leaves along +axis
     if out_negative < -margin || out_positive < -margin {
@@ -106,6 +103,21 @@ fn test_axis(
 /// The contact between two polygons. On equal overlap, A's axes win (A holds the reference
 /// face), which keeps the answer stable from step to step.
 fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Contact> {
+    let best = least_overlap(a, b, margin)?;
+    Some(if best.on_a {
+        clip_manifold(a, b, best.normal, best.depth)
+    } else {
+        clip_manifold(b, a, -best.normal, best.depth).flipped()
+    })
+}
+
+/// The axis of least overlap between two polygons, or `None` when one separates them by more
+/// than `margin`. [`overlap`](crate::overlap) asks this too, so the two always agree.
+///
+/// A polygon's extent on its own axis takes two dot products (its edge vertex and the
+/// antipode); only the other polygon is projected vertex by vertex. B's axes that are exactly
+/// A's (or their opposites, as for two unrotated boxes) are not weighed twice.
+pub(crate) fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Best> {
     let origin = a.vertices[0];
     let mut best = Best {
         depth: f32::INFINITY,
@@ -113,20 +125,23 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
         on_a: true,
     };
     for i in a.axis_indices() {
-        if !test_axis(a, b, origin, a.normals[i], true, margin, &mut best) {
+        let axis = a.normals[i];
+        let (a_extent, b_extent) = (a.own_extent_from(origin, i), b.project_from(origin, axis));
+        if !test_axis(a_extent, b_extent, axis, true, margin, &mut best) {
             return None;
         }
     }
     for i in b.axis_indices() {
-        if !test_axis(a, b, origin, b.normals[i], false, margin, &mut best) {
+        let axis = b.normals[i];
+        if a.axes().any(|own| own == axis || own == -axis) {
+            continue;
+        }
+        let (a_extent, b_extent) = (a.project_from(origin, axis), b.own_extent_from(origin, i));
+        if !test_axis(a_extent, b_extent, axis, false, margin, &mut best) {
             return None;
         }
     }
-    Some(if best.on_a {
-        clip_manifold(a, b, best.normal, best.depth)
-    } else {
-        clip_manifold(b, a, -best.normal, best.depth).flipped()
-    })
+    Some(best)
 }
 
 /// Which part of a polygon is closest to a circle's centre: `(normal from the polygon towards

@@ -1,7 +1,5 @@
 //! [`overlap`]: the boolean SAT test, with an early exit at the first separating axis.
 
-use glam::Vec2;
-
 use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
 
 /// Whether two shapes (in the same frame) overlap or touch.
@@ -29,20 +27,10 @@ pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
     }
 }
 
-/// Whether `axis` separates the polygons, measured from `origin` exactly as
-/// [`collide`](crate::collide) measures, so that the two always agree.
-#[inline]
-fn separated_on(a: &ConvexPolygon, b: &ConvexPolygon, origin: Vec2, axis: Vec2) -> bool {
-    let (a_min, a_max) = a.project_from(origin, axis);
-    let (b_min, b_max) = b.project_from(origin, axis);
-    a_max < b_min || b_max < a_min
-}
-
-/// Whether two polygons overlap or touch.
+/// Whether two polygons overlap or touch: the same axes and arithmetic as
+/// [`collide`](crate::collide), so that the two always agree.
 fn overlap_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
-    let origin = a.vertices[0];
-    !a.axes().any(|axis| separated_on(a, b, origin, axis))
-        && !b.axes().any(|axis| separated_on(a, b, origin, axis))
+    crate::query::collide::least_overlap(a, b, 0.0).is_some()
 }
 
 /// Whether a polygon and a circle overlap or touch.

@@ -456,7 +456,7 @@ fn crushed_between_mighty_bodies_is_reported_and_not_pushed_into_either() {
     assert!(
         crushes
             .iter()
-            .all(|c| c.body == victim && c.crushers == expected),
+            .all(|c| c.body == victim && c.crushers.as_slice() == expected),
         "{crushes:?}"
     );
     assert!(

@@ -185,8 +185,9 @@ pub(crate) struct StepState {
     pub finals: Vec<(usize, usize, ContactPair)>,
     /// Per body: touching a one-way platform after this step (within the margin).
     pub on_one_way: Vec<bool>,
-    /// Weak bodies squeezed between Mighty bodies this step, with the crushers.
-    pub crushed: Vec<(Entity, Vec<Entity>)>,
+    /// Weak bodies squeezed between Mighty bodies this step, as `(body, crusher)` sorted, each
+    /// pair once.
+    pub crushed: Vec<(Entity, Entity)>,
     /// Scratch storage reused from step to step.
     pub scratch: Scratch,
     /// Resolution's storage, with the per-pair contact cache the final report reuses.

@@ -79,10 +79,14 @@ impl EventOutput<'_, '_> {
         });
     }
 
-    fn crush(&mut self, body: Entity, crushers: &[Entity]) {
+    /// `group`: the sorted `(body, crusher)` pairs of one body.
+    fn crush(&mut self, group: &[(Entity, Entity)]) {
+        let Some(&(body, _)) = group.first() else {
+            return;
+        };
         let event = Crushed {
             body,
-            crushers: crushers.to_vec(),
+            crushers: group.iter().map(|&(_, crusher)| crusher).collect(),
         };
         self.crushed.write(event.clone());
         self.commands.trigger(event);
@@ -180,8 +184,8 @@ pub(crate) fn report_contacts(
     for &gone in old {
         events.end(gone);
     }
-    for (body, crushers) in &state.crushed {
-        events.crush(*body, crushers);
+    for group in state.crushed.chunk_by(|x, y| x.0 == y.0) {
+        events.crush(group);
     }
     state.touching = previous;
     state.touching.clear();

@@ -195,7 +195,7 @@ pub(crate) fn resolve(
     bodies: &mut [Body],
     pairs: &mut [PairContact],
     work: &mut Work,
-    crushed: &mut Vec<(Entity, Vec<Entity>)>,
+    crushed: &mut Vec<(Entity, Entity)>,
 ) {
     let rules = Rules::new(config);
     crushed.clear();
@@ -245,10 +245,8 @@ pub(crate) fn resolve(
     // a Mighty one (unless it is crushed between two).
     work.holds.fill(Holds::default());
     mighty_pass(bodies, pairs, work, &rules, Some(crushed));
-    for (_, crushers) in crushed.iter_mut() {
-        crushers.sort();
-        crushers.dedup();
-    }
+    crushed.sort_unstable();
+    crushed.dedup();
     snap_to_floor(bodies, pairs, work, &rules);
 }
 
@@ -404,13 +402,13 @@ fn mighty_weak_push(
 
 /// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
 /// drive a body into another Mighty body it touches is refused whatever the pair order; with
-/// `crushed`, such bodies are recorded there with both crushers.
+/// `crushed`, such bodies are recorded there as `(body, crusher)`, once with each crusher.
 fn mighty_pass(
     bodies: &mut [Body],
     pairs: &[PairContact],
     work: &mut Work,
     rules: &Rules,
-    mut crushed: Option<&mut Vec<(Entity, Vec<Entity>)>>,
+    mut crushed: Option<&mut Vec<(Entity, Entity)>>,
 ) {
     for i in 0..work.mighty_weak.len() {
         let (w, m, push) = mighty_weak_push(bodies, pairs, work.mighty_weak[i], work, rules);
@@ -430,10 +428,7 @@ fn mighty_pass(
         if let Some(other) = work.holds[w].blocker(direction, mighty) {
             if let Some(crushed) = crushed.as_deref_mut() {
                 let body = bodies[w].entity;
-                match crushed.iter_mut().find(|(e, _)| *e == body) {
-                    Some((_, crushers)) => crushers.extend([mighty, other]),
-                    None => crushed.push((body, vec![mighty, other])),
-                }
+                crushed.extend([(body, mighty), (body, other)]);
             }
             continue;
         }

@@ -9,9 +9,13 @@
 //! `--mode resolve` runs the plugin as games use it (Weak bodies pushed apart); `--mode detect`
 //! makes the moving bodies sensors, so they pass through each other and everything is only
 //! detected and reported, as kinematic bodies in other engines (the mode for comparing).
+//!
+//! `--stages` (bevy_sat only, not part of the shared options) also prints the median time of
+//! each of the plugin's system sets to stderr.
 
 mod harness;
 mod scene;
+mod stages;
 
 use std::alloc::System;
 
@@ -34,10 +38,18 @@ struct World(f32);
 struct Started(u64);
 
 fn main() {
-    let options = Options::from_args(std::env::args().skip(1))
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let by_stage = args.iter().any(|a| a == "--stages");
+    let options = Options::from_args(args.into_iter().filter(|a| a != "--stages"))
         .unwrap_or_else(|error| harness::usage_exit("stress", &error));
     let mut app = build_app(&options);
+    if by_stage {
+        stages::add_timers(&mut app);
+    }
     harness::warm_up(&mut app, options.warmup);
+    if by_stage {
+        stages::reset(&mut app);
+    }
     let region = Region::new(GLOBAL);
     let mut times = harness::time_steps(&mut app, options.steps);
     let allocations = region.change().allocations + region.change().reallocations;
@@ -47,6 +59,9 @@ fn main() {
         allocations as f64 / options.steps as f64
     );
     let (median, mean) = scene::median_and_mean(&mut times);
+    if by_stage {
+        stages::print(&mut app);
+    }
     let overlapping = app
         .world()
         .resource::<Contacts>()
@@ -70,7 +85,9 @@ fn build_app(options: &Options) -> App {
     app.init_resource::<Started>()
         .add_systems(
             FixedPostUpdate,
-            reflect_at_walls.before(SatSystems::Prepare),
+            reflect_at_walls
+                .before(SatSystems::Prepare)
+                .before(stages::Start),
         )
         .add_systems(FixedPostUpdate, count_started.after(SatSystems::Writeback));
 

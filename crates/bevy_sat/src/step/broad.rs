@@ -7,6 +7,7 @@ use sat_core::SweepAndPrune;
 
 use super::seams::mark_internal_faces;
 use super::{Kind, StepState};
+use crate::components::CollisionLayers;
 use crate::config::SatConfig;
 
 /// Broad-phase storage kept across steps.
@@ -21,6 +22,20 @@ pub(crate) struct BroadState {
     /// the same order, and the slot is found without hashing.
     last: Vec<(Entity, u32)>,
     raw: Vec<(u32, u32)>,
+    /// Per body, what the pair filter needs: a small array read at random for every raw pair,
+    /// instead of the whole body records.
+    filter: Vec<PairFilter>,
+}
+
+/// What decides whether a pair of overlapping boxes is a candidate.
+#[derive(Clone, Copy, Debug)]
+struct PairFilter {
+    entity: Entity,
+    layers: CollisionLayers,
+    /// Mighty and not a sensor.
+    solid_mighty: bool,
+    /// Mighty, not a sensor, not a one-way platform: its faces can be hidden by neighbours.
+    seamable: bool,
 }
 
 // Kept out of line so that profiles show each stage of the step.
@@ -29,8 +44,16 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     let state = &mut *state;
     let broad = &mut state.broad;
     broad.slot_body.fill(u32::MAX);
+    broad.filter.clear();
     let mut same_order = state.bodies.len() == broad.last.len();
     for (i, body) in state.bodies.iter().enumerate() {
+        let solid_mighty = body.kind == Kind::Mighty && !body.sensor;
+        broad.filter.push(PairFilter {
+            entity: body.entity,
+            layers: body.layers,
+            solid_mighty,
+            seamable: solid_mighty && body.one_way.is_none(),
+        });
         let slot = match broad.last.get(i) {
             Some(&(entity, slot)) if entity == body.entity => slot,
             _ => {
@@ -81,11 +104,10 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
             broad.slot_body[s1 as usize] as usize,
             broad.slot_body[s2 as usize] as usize,
         );
-        let (a, b) = (&state.bodies[i], &state.bodies[j]);
-        let both_mighty = a.kind == Kind::Mighty && b.kind == Kind::Mighty;
-        if both_mighty && !a.sensor && !b.sensor {
+        let (a, b) = (&broad.filter[i], &broad.filter[j]);
+        if a.solid_mighty && b.solid_mighty {
             // Not a pair to resolve, but flush neighbours hide the faces they share.
-            if a.one_way.is_none() && b.one_way.is_none() {
+            if a.seamable && b.seamable {
                 let (a, b) = two_mut(&mut state.bodies, i, j);
                 mark_internal_faces(a, b, config.contact_margin.max(1.0e-4));
             }

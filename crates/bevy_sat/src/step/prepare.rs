@@ -55,6 +55,8 @@ pub(crate) fn prepare_bodies(
     state.index.clear();
     state.reach = 0.0;
     let mut count = 0;
+    let mut riders = false;
+    let margin = config.contact_margin.max(0.0);
     let warnings = &mut state.warnings;
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
         let (one_way, drop_through, flags) = extra;
@@ -73,7 +75,8 @@ pub(crate) fn prepare_bodies(
             }
             (false, true) => Kind::Weak,
         };
-        let mut v = velocity.map_or(Vec2::ZERO, |v| v.0);
+        let velocity_read = velocity.map_or(Vec2::ZERO, |v| v.0);
+        let mut v = velocity_read;
         if kind == Kind::Weak && velocity.is_some() {
             v += config.gravity * dt;
         }
@@ -113,47 +116,45 @@ pub(crate) fn prepare_bodies(
         count += 1;
         let body = &mut state.bodies[slot];
         let aabb = body.shape.aabb();
-        *body = Body {
-            entity,
-            kind,
-            sensor,
-            layers: layers.copied().unwrap_or_default(),
-            shape: body.shape,
-            position: pose.translation,
-            start,
-            velocity: v,
-            swept: aabb,
-            size: aabb.size().min_element(),
-            rotation: pose.rotation,
-            one_way: one_way.copied().filter(|_| kind == Kind::Mighty),
-            drop_through: drop_through && kind == Kind::Weak,
-            support: flags
-                .and_then(|f| f.standing_on())
-                .filter(|_| kind == Kind::Weak),
-            internal: 0,
-            version: 0,
-        };
+        let support = flags
+            .and_then(|f| f.standing_on())
+            .filter(|_| kind == Kind::Weak);
+        riders |= support.is_some();
+        let moved = pose.translation - start; // as `Body::motion` gives it
+        state.reach = state.reach.max(moved.length());
+        // Field by field: the shape is already in place.
+        body.entity = entity;
+        body.swept = aabb.swept(-moved).grown(margin);
+        body.position = pose.translation;
+        body.velocity = v;
+        body.layers = layers.copied().unwrap_or_default();
+        body.version = 0;
+        body.size = aabb.size().min_element();
+        body.kind = kind;
+        body.sensor = sensor;
+        body.drop_through = drop_through && kind == Kind::Weak;
+        body.flags_were_default = flags.is_none_or(|f| *f == ContactFlags::default());
+        body.one_way = one_way.copied().filter(|_| kind == Kind::Mighty);
+        body.start = start;
+        body.velocity_read = velocity_read;
+        body.rotation = pose.rotation;
+        body.support = support;
+        body.internal = 0;
     }
     state.bodies.truncate(count);
-    carry_riders(state);
-    let margin = config.contact_margin.max(0.0);
-    for body in &mut state.bodies {
-        let motion = body.motion();
-        state.reach = state.reach.max(motion.length());
-        body.swept = body.shape.aabb().swept(-motion).grown(margin);
+    // Only riders need the entity → body lookup; most steps of most scenes have few.
+    if riders {
+        carry_riders(state, margin);
     }
 }
 
 /// Moves every Weak body that stood on something at the end of the last step by its support's
 /// displacement (the support's own motion, plus its own carry if it is a rider too), so riders
-/// travel with moving platforms and with each other. Only the floor contact carries.
+/// travel with moving platforms and with each other. Only the floor contact carries. A carried
+/// body's swept box (grown by `margin`) and the step's reach are brought up to date.
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
-fn carry_riders(state: &mut StepState) {
-    // Only riders need the entity → body lookup; most steps of most scenes have few.
-    if state.bodies.iter().all(|b| b.support.is_none()) {
-        return;
-    }
+fn carry_riders(state: &mut StepState, margin: f32) {
     for (i, body) in state.bodies.iter().enumerate() {
         state.index.insert(body.entity, i);
     }
@@ -183,6 +184,9 @@ fn carry_riders(state: &mut StepState) {
     for (body, carry) in state.bodies.iter_mut().zip(&scratch.carry) {
         if let Some(offset) = carry.filter(|c| *c != Vec2::ZERO) {
             body.shift(offset);
+            let motion = body.motion();
+            state.reach = state.reach.max(motion.length());
+            body.swept = body.shape.aabb().swept(-motion).grown(margin);
         }
     }
 }

@@ -109,7 +109,12 @@ proptest! {
     fn translation_invariance(a in placed_shape(), b in placed_shape(),
                               dx in -1000.0f32..1000.0, dy in -1000.0f32..1000.0) {
         let offset = Vec2::new(dx, dy);
-        let (a2, b2) = (translated(&a, offset), translated(&b, offset));
+        // Far out, f32 can merge two close corners of a valid polygon: such a placement is
+        // refused (an error, as documented), so there is nothing to compare.
+        let placed = |s: &Shape| s.transformed(&Pose::from_translation(offset)).ok();
+        let (Some(a2), Some(b2)) = (placed(&a), placed(&b)) else {
+            return Ok(());
+        };
         let tol = (tolerance(&a2, &b2) * 4.0) as f32;
         match (collide(&a, &b), collide(&a2, &b2)) {
             (None, None) => {}

@@ -94,6 +94,24 @@ impl Body {
         }
     }
 
+    /// Reads a word from each cache line of the record (its fields, then its shape's outline),
+    /// so that a pass can start loading a body it will need soon.
+    pub fn touch(&self) -> u32 {
+        let mut word = self.entity.index_u32() ^ self.start.x.to_bits();
+        if let Shape::Polygon(polygon) = &self.shape {
+            let (vertices, normals) = (polygon.vertices(), polygon.normals());
+            for v in [
+                vertices.first(),
+                vertices.last(),
+                normals.first(),
+                normals.last(),
+            ] {
+                word ^= v.map_or(0, |v| v.x.to_bits());
+            }
+        }
+        word
+    }
+
     /// The displacement integrated from the velocity this step.
     pub fn motion(&self) -> Vec2 {
         self.position - self.start

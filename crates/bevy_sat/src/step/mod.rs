@@ -96,6 +96,7 @@ impl Body {
 
     /// Reads a word from each cache line of the record (its fields, then its shape's outline),
     /// so that a pass can start loading a body it will need soon.
+    #[inline(always)]
     pub fn touch(&self) -> u32 {
         let mut word = self.entity.index_u32() ^ self.start.x.to_bits();
         if let Shape::Polygon(polygon) = &self.shape {

@@ -67,14 +67,35 @@ pub(crate) fn test_pair(
     })
 }
 
-/// How many candidates [`test_pairs`] starts loading the bodies of at once.
+/// How many pairs [`load_ahead`] starts loading the bodies of at once.
 const LOAD_BATCH: usize = 8;
 
-/// Tests `part` in order, appending the results to `out`.
+/// For a loop at item `k` of `items` (pairs of bodies, through `bodies_of`): at the start of
+/// each batch, reads a word of each cache line of the bodies of the next batch, and returns
+/// them folded into one word for the caller to pass to [`std::hint::black_box`] at the end.
 ///
-/// With many bodies, the two records of a pair are rarely in cache: reading a word of each
-/// cache line of the bodies a few pairs ahead starts those loads while the current pair is
-/// tested, so that the waits overlap instead of adding up.
+/// With tens of thousands of bodies, the two records of a pair are rarely in cache, and a
+/// loop that meets them one pair at a time waits for each miss in turn. The loads of a whole
+/// batch are independent, so they overlap, and are done by the time the loop gets there.
+#[inline(always)]
+fn load_ahead<T>(
+    bodies: &[Body],
+    items: &[T],
+    k: usize,
+    bodies_of: impl Fn(&T) -> (usize, usize),
+) -> u32 {
+    if !k.is_multiple_of(LOAD_BATCH) {
+        return 0;
+    }
+    let next = items.get(k + LOAD_BATCH..).unwrap_or_default();
+    next.iter().take(LOAD_BATCH).fold(0, |word, item| {
+        let (a, b) = bodies_of(item);
+        word ^ bodies[a].touch() ^ bodies[b].touch()
+    })
+}
+
+/// Tests `part` in order, appending the results to `out`, loading bodies a batch ahead (see
+/// [`load_ahead`]).
 fn test_pairs(
     bodies: &[Body],
     part: &[(usize, usize)],
@@ -84,13 +105,7 @@ fn test_pairs(
 ) {
     let mut loaded = 0u32;
     for (k, &(a, b)) in part.iter().enumerate() {
-        if k % LOAD_BATCH == 0 {
-            // The next batch, all at once: their loads are independent, so they overlap.
-            let next = part.get(k + LOAD_BATCH..).unwrap_or_default();
-            for &(next_a, next_b) in next.iter().take(LOAD_BATCH) {
-                loaded ^= bodies[next_a].touch() ^ bodies[next_b].touch();
-            }
-        }
+        loaded ^= load_ahead(bodies, part, k, |&pair| pair);
         out.extend(test_pair(bodies, a, b, reach, config));
     }
     std::hint::black_box(loaded);

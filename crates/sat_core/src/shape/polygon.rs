@@ -266,12 +266,14 @@ impl ConvexPolygon {
     }
 
     /// The vertices, counter-clockwise.
+    #[inline]
     pub fn vertices(&self) -> &[Vec2] {
         &self.vertices[..self.len as usize]
     }
 
     /// The outward unit normals; `normals()[i]` belongs to the edge `vertices()[i] →
     /// vertices()[i + 1]` (wrapping around).
+    #[inline]
     pub fn normals(&self) -> &[Vec2] {
         &self.normals[..self.len as usize]
     }

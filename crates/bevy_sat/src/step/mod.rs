@@ -225,5 +225,9 @@ pub(crate) struct StepState {
     /// Resolution's storage, with the per-pair contact cache the final report reuses.
     pub work: resolve::Work,
     pub warnings: Warnings,
+    /// Entity → body index, built only when a rider's support is not where last step's
+    /// `support_index` says.
     pub index: EntityHashMap<usize>,
+    /// Per body, the index of the body it stands on (`u32::MAX`: none), for the next step.
+    pub support_index: Vec<u32>,
 }

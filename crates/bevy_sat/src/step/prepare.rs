@@ -155,21 +155,34 @@ pub(crate) fn prepare_bodies(
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 fn carry_riders(state: &mut StepState, margin: f32) {
-    for (i, body) in state.bodies.iter().enumerate() {
-        state.index.insert(body.entity, i);
-    }
     let scratch = &mut state.scratch;
     scratch.own_motion.clear();
     scratch
         .own_motion
         .extend(state.bodies.iter().map(Body::motion));
     scratch.support.clear();
-    scratch.support.extend(
-        state
-            .bodies
-            .iter()
-            .map(|b| b.support.and_then(|e| state.index.get(&e).copied())),
-    );
+    for (i, body) in state.bodies.iter().enumerate() {
+        let Some(support) = body.support else {
+            scratch.support.push(None);
+            continue;
+        };
+        // Last step's index of the support, if the bodies came in the same order; else (only
+        // then) the entity → body lookup, built once.
+        let hint = state.support_index.get(i).map(|&s| s as usize);
+        let found = match hint.filter(|&s| state.bodies.get(s).is_some_and(|b| b.entity == support))
+        {
+            Some(s) => Some(s),
+            None => {
+                if state.index.is_empty() {
+                    state
+                        .index
+                        .extend(state.bodies.iter().enumerate().map(|(k, b)| (b.entity, k)));
+                }
+                state.index.get(&support).copied()
+            }
+        };
+        scratch.support.push(found);
+    }
     scratch.carry.clear();
     scratch.carry.resize(state.bodies.len(), None);
     for i in 0..state.bodies.len() {

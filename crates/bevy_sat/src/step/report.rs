@@ -10,15 +10,19 @@ use crate::config::SatConfig;
 use crate::contacts::{ContactPair, Contacts};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 
-/// The contact flags of every body from the final contacts.
+/// The contact flags of every body from the final contacts, and the index of the body each
+/// stands on.
 pub(crate) fn contact_flags(
     config: &SatConfig,
     bodies: &[Body],
     contacts: &[(usize, usize, ContactPair)],
     flags: &mut Vec<ContactFlags>,
+    support_index: &mut Vec<u32>,
 ) {
     flags.clear();
     flags.resize(bodies.len(), ContactFlags::default());
+    support_index.clear();
+    support_index.resize(bodies.len(), u32::MAX);
     let level = config
         .max_floor_angle
         .clamp(0.0, core::f32::consts::FRAC_PI_2)
@@ -41,6 +45,7 @@ pub(crate) fn contact_flags(
                 if f.standing_on.is_none() || out.y > f.floor_normal.y {
                     f.standing_on = Some(bodies[other].entity);
                     f.floor_normal = out;
+                    support_index[body] = other as u32;
                 }
             } else if -out.y >= level {
                 f.ceiling = true;
@@ -153,7 +158,13 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     sorted.clear();
     sorted.extend(keys.iter().map(|&(_, _, i)| state.finals[i as usize]));
     std::mem::swap(&mut state.finals, sorted);
-    contact_flags(config, &state.bodies, &state.finals, &mut state.flags);
+    contact_flags(
+        config,
+        &state.bodies,
+        &state.finals,
+        &mut state.flags,
+        &mut state.support_index,
+    );
 }
 
 /// Fills [`Contacts`] and sends the events: started and ended from a merge of this step's

@@ -189,7 +189,8 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
     );
 }
 
-/// Runs the whole resolution on plain data.
+/// Runs the whole resolution on plain data: the bodies as the narrow phase saw them (version
+/// 0) and its pairs.
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
@@ -199,9 +200,8 @@ pub(crate) fn resolve(
 ) {
     let rules = Rules::new(config);
     crushed.clear();
-    for body in bodies.iter_mut() {
-        body.version = 0;
-    }
+    // Every body's version is 0 here (prepare sets it, carrying riders keeps it): the narrow
+    // phase's contacts are those of version 0.
     work.start_step(pairs.len(), rules.margin);
     for pair in pairs.iter_mut().filter(|p| p.one_way) {
         pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);

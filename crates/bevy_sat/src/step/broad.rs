@@ -22,20 +22,35 @@ pub(crate) struct BroadState {
     /// the same order, and the slot is found without hashing.
     last: Vec<(Entity, u32)>,
     raw: Vec<(u32, u32)>,
-    /// Per body, what the pair filter needs: a small array read at random for every raw pair,
-    /// instead of the whole body records.
-    filter: Vec<PairFilter>,
+    /// Per body (bit `i` for body `i`), what the pair filter needs: bit sets of a few KiB that
+    /// stay in cache however many bodies there are, unlike the body records.
+    solid_mighty: Bits,
+    /// Solid Mighty bodies that are not one-way platforms: their faces can be hidden by flush
+    /// neighbours.
+    seamable: Bits,
+    /// Bodies whose [`CollisionLayers`](crate::CollisionLayers) are not the default: only pairs
+    /// with one of them need their layers read.
+    custom_layers: Bits,
 }
 
-/// What decides whether a pair of overlapping boxes is a candidate.
-#[derive(Clone, Copy, Debug)]
-struct PairFilter {
-    entity: Entity,
-    layers: CollisionLayers,
-    /// Mighty and not a sensor.
-    solid_mighty: bool,
-    /// Mighty, not a sensor, not a one-way platform: its faces can be hidden by neighbours.
-    seamable: bool,
+/// A set of body indices, one bit each.
+#[derive(Default, Debug)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    /// Empties the set and makes room for `len` indices.
+    fn reset(&mut self, len: usize) {
+        self.0.clear();
+        self.0.resize(len.div_ceil(64), 0);
+    }
+
+    fn insert(&mut self, i: usize) {
+        self.0[i / 64] |= 1 << (i % 64);
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        self.0[i / 64] & (1 << (i % 64)) != 0
+    }
 }
 
 // Kept out of line so that profiles show each stage of the step.
@@ -44,16 +59,21 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     let state = &mut *state;
     let broad = &mut state.broad;
     broad.slot_body.fill(u32::MAX);
-    broad.filter.clear();
-    let mut same_order = state.bodies.len() == broad.last.len();
+    let count = state.bodies.len();
+    broad.solid_mighty.reset(count);
+    broad.seamable.reset(count);
+    broad.custom_layers.reset(count);
+    let mut same_order = count == broad.last.len();
     for (i, body) in state.bodies.iter().enumerate() {
-        let solid_mighty = body.kind == Kind::Mighty && !body.sensor;
-        broad.filter.push(PairFilter {
-            entity: body.entity,
-            layers: body.layers,
-            solid_mighty,
-            seamable: solid_mighty && body.one_way.is_none(),
-        });
+        if body.kind == Kind::Mighty && !body.sensor {
+            broad.solid_mighty.insert(i);
+            if body.one_way.is_none() {
+                broad.seamable.insert(i);
+            }
+        }
+        if body.layers != CollisionLayers::default() {
+            broad.custom_layers.insert(i);
+        }
         let slot = match broad.last.get(i) {
             Some(&(entity, slot)) if entity == body.entity => slot,
             _ => {
@@ -104,21 +124,24 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
             broad.slot_body[s1 as usize] as usize,
             broad.slot_body[s2 as usize] as usize,
         );
-        let (a, b) = (&broad.filter[i], &broad.filter[j]);
-        if a.solid_mighty && b.solid_mighty {
+        if broad.solid_mighty.contains(i) && broad.solid_mighty.contains(j) {
             // Not a pair to resolve, but flush neighbours hide the faces they share.
-            if a.seamable && b.seamable {
+            if broad.seamable.contains(i) && broad.seamable.contains(j) {
                 let (a, b) = two_mut(&mut state.bodies, i, j);
                 mark_internal_faces(a, b, config.contact_margin.max(1.0e-4));
             }
             continue;
         }
-        if !a.layers.interacts_with(&b.layers) {
+        let custom = broad.custom_layers.contains(i) || broad.custom_layers.contains(j);
+        if custom
+            && !state.bodies[i]
+                .layers
+                .interacts_with(&state.bodies[j].layers)
+        {
             continue;
         }
-        state
-            .candidates
-            .push(if a.entity < b.entity { (i, j) } else { (j, i) });
+        // In either order: the narrow phase, which reads both bodies anyway, orders them.
+        state.candidates.push((i, j));
     }
 }
 

@@ -200,7 +200,7 @@ pub(crate) struct Warnings {
 #[derive(Resource, Default, Debug)]
 pub(crate) struct StepState {
     pub bodies: Vec<Body>,
-    /// Candidate pairs from the broad phase (indices into `bodies`).
+    /// Candidate pairs from the broad phase (indices into `bodies`, in either order).
     pub candidates: Vec<(usize, usize)>,
     /// Narrow-phase results with a contact or a hit, in broad-phase order.
     pub pairs: Vec<PairContact>,

@@ -21,6 +21,7 @@ const MIN_CHUNK: usize = 256;
 ///
 /// A fast pair keeps its time of impact only when the end of the step does not already show
 /// the same contact: when they passed through each other, or would be pushed out sideways.
+/// `a` and `b` may come in either order: the answer's `a` is the one with the smaller entity.
 pub(crate) fn test_pair(
     bodies: &[Body],
     a: usize,
@@ -28,6 +29,12 @@ pub(crate) fn test_pair(
     reach: f32,
     config: &SatConfig,
 ) -> Option<PairContact> {
+    // The pair's `a` is the body with the smaller entity.
+    let (a, b) = if bodies[a].entity < bodies[b].entity {
+        (a, b)
+    } else {
+        (b, a)
+    };
     let (body_a, body_b) = (&bodies[a], &bodies[b]);
     let relative = body_a.motion() - body_b.motion();
     let limit = config.sweep_fraction.max(0.0) * body_a.size.min(body_b.size);

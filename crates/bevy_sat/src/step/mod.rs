@@ -3,6 +3,7 @@
 
 pub(crate) mod broad;
 pub(crate) mod narrow;
+pub(crate) mod pair_sort;
 pub(crate) mod prepare;
 pub(crate) mod report;
 pub(crate) mod resolve;
@@ -182,7 +183,8 @@ pub(crate) struct Scratch {
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,
-    pub final_keys: Vec<(Entity, Entity, u32)>,
+    pub final_keys: Vec<pair_sort::PairKey>,
+    pub sort_scratch: Vec<pair_sort::PairKey>,
     pub sorted_finals: Vec<(usize, usize, ContactPair)>,
 }
 

@@ -4,6 +4,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
+use super::pair_sort::{PairKey, sort_pairs};
 use super::{Body, Kind, StepState};
 use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
 use crate::config::SatConfig;
@@ -151,12 +152,16 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
             .finals
             .iter()
             .enumerate()
-            .map(|(i, (_, _, pair))| (pair.a, pair.b, i as u32)),
+            .map(|(i, (_, _, pair))| PairKey {
+                a: pair.a,
+                b: pair.b,
+                index: i as u32,
+            }),
     );
-    keys.sort_unstable();
+    sort_pairs(keys, &mut state.scratch.sort_scratch);
     let sorted = &mut state.scratch.sorted_finals;
     sorted.clear();
-    sorted.extend(keys.iter().map(|&(_, _, i)| state.finals[i as usize]));
+    sorted.extend(keys.iter().map(|key| state.finals[key.index as usize]));
     std::mem::swap(&mut state.finals, sorted);
     contact_flags(
         config,

@@ -67,6 +67,21 @@ pub(crate) struct Best {
     depth: f32,
     normal: Vec2,
     on_a: bool,
+    /// The index of the axis's edge normal in the polygon it belongs to.
+    edge: usize,
+    /// Whether `normal` is that edge normal itself (else its opposite).
+    along_edge: bool,
+}
+
+impl Best {
+    /// The reference face for clipping when it is the axis's own edge: the edge whose outward
+    /// normal is the contact normal out of the reference polygon. (When the normal is the
+    /// opposite of the edge's, the face has to be searched for.)
+    fn reference_face(&self) -> Option<usize> {
+        // A's axis: the normal points out of A (from A to B); B's: the reference normal is
+        // the opposite of the contact normal.
+        (self.along_edge == self.on_a).then_some(self.edge)
+    }
 }
 
 /// Weighs one axis given both projections on it: returns `false` if it separates the shapes,
@@ -75,7 +90,7 @@ pub(crate) struct Best {
 fn test_axis(
     (a_min, a_max): (f32, f32),
     (b_min, b_max): (f32, f32),
-    axis: Vec2,
+    (axis, edge): (Vec2, usize),
     on_a: bool,
     margin: f32,
     best: &mut Best,
@@ -85,7 +100,8 @@ fn test_axis(
     if out_negative < -margin || out_positive < -margin {
         return false;
     }
-    let (depth, normal) = if out_negative <= out_positive {
+    let along_edge = out_negative <= out_positive;
+    let (depth, normal) = if along_edge {
         (out_negative, axis)
     } else {
         (out_positive, -axis)
@@ -95,6 +111,8 @@ fn test_axis(
             depth,
             normal,
             on_a,
+            edge,
+            along_edge,
         };
     }
     true
@@ -104,10 +122,11 @@ fn test_axis(
 /// face), which keeps the answer stable from step to step.
 fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Contact> {
     let best = least_overlap(a, b, margin)?;
+    let face = best.reference_face();
     Some(if best.on_a {
-        clip_manifold(a, b, best.normal, best.depth)
+        clip_manifold(a, b, best.normal, best.depth, face)
     } else {
-        clip_manifold(b, a, -best.normal, best.depth).flipped()
+        clip_manifold(b, a, -best.normal, best.depth, face).flipped()
     })
 }
 
@@ -123,11 +142,13 @@ pub(crate) fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -
         depth: f32::INFINITY,
         normal: Vec2::ZERO,
         on_a: true,
+        edge: 0,
+        along_edge: true,
     };
     for i in a.axis_indices() {
         let axis = a.normals[i];
         let (a_extent, b_extent) = (a.own_extent_from(origin, i), b.project_from(origin, axis));
-        if !test_axis(a_extent, b_extent, axis, true, margin, &mut best) {
+        if !test_axis(a_extent, b_extent, (axis, i), true, margin, &mut best) {
             return None;
         }
     }
@@ -137,7 +158,7 @@ pub(crate) fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -
             continue;
         }
         let (a_extent, b_extent) = (a.project_from(origin, axis), b.own_extent_from(origin, i));
-        if !test_axis(a_extent, b_extent, axis, false, margin, &mut best) {
+        if !test_axis(a_extent, b_extent, (axis, i), false, margin, &mut best) {
             return None;
         }
     }

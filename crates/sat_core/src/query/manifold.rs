@@ -35,16 +35,18 @@ fn clip(p: [Vec2; 2], tangent: Vec2, limit: f32) -> Option<[Vec2; 2]> {
 }
 
 /// The contact of an overlapping pair whose separating normal (from `reference` towards
-/// `incident`) belongs to `reference`; `depth` is the overlap along it.
+/// `incident`) belongs to `reference`; `depth` is the overlap along it. `face`, when known, is
+/// the reference edge whose outward normal is `normal`.
 pub(crate) fn clip_manifold(
     reference: &ConvexPolygon,
     incident: &ConvexPolygon,
     normal: Vec2,
     depth: f32,
+    face: Option<usize>,
 ) -> Contact {
     let n_ref = reference.len as usize;
     let n_inc = incident.len as usize;
-    let face = most_aligned(reference, normal);
+    let face = face.unwrap_or_else(|| most_aligned(reference, normal));
     let face_normal = reference.normals[face];
     let r1 = reference.vertices[face];
     let r2 = reference.vertices[(face + 1) % n_ref];

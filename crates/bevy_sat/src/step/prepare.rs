@@ -34,10 +34,14 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
 /// The pose of a collider's entity: translation, rotation about z, scale in x and y. `None`
 /// when the rotation is not finite or turns the x axis out of the plane.
 pub(crate) fn pose_of(transform: &Transform) -> Option<Pose> {
-    let x_axis = transform.rotation * Vec3::X;
+    let rotation = if transform.rotation == Quat::IDENTITY {
+        Vec2::X // the usual case, without a rotation and a square root per body
+    } else {
+        (transform.rotation * Vec3::X).truncate().try_normalize()?
+    };
     Some(Pose {
         translation: transform.translation.truncate(),
-        rotation: x_axis.truncate().try_normalize()?,
+        rotation,
         scale: transform.scale.truncate(),
     })
 }
@@ -53,7 +57,8 @@ pub(crate) fn prepare_bodies(
     let dt = time.delta_secs();
     let state = &mut *state;
     state.index.clear();
-    state.reach = 0.0;
+    // The longest motion, squared until the end: one square root per step, not per body.
+    let mut reach_squared = 0.0f32;
     let mut count = 0;
     let mut riders = false;
     let margin = config.contact_margin.max(0.0);
@@ -121,7 +126,7 @@ pub(crate) fn prepare_bodies(
             .filter(|_| kind == Kind::Weak);
         riders |= support.is_some();
         let moved = pose.translation - start; // as `Body::motion` gives it
-        state.reach = state.reach.max(moved.length());
+        reach_squared = reach_squared.max(moved.length_squared());
         // Field by field: the shape is already in place.
         body.entity = entity;
         body.swept = aabb.swept(-moved).grown(margin);
@@ -142,6 +147,7 @@ pub(crate) fn prepare_bodies(
         body.internal = 0;
     }
     state.bodies.truncate(count);
+    state.reach = reach_squared.sqrt();
     // Only riders need the entity → body lookup; most steps of most scenes have few.
     if riders {
         carry_riders(state, margin);

@@ -40,9 +40,6 @@ pub(crate) struct Body {
     pub position: Vec2,
     pub velocity: Vec2,
     pub layers: CollisionLayers,
-    /// How many times resolution has moved the body this step: a contact computed at the same
-    /// versions of both bodies is still exact.
-    pub version: u32,
     /// The smaller side of the body's AABB: how far it may move before it must be swept.
     pub size: f32,
     pub kind: Kind,
@@ -79,7 +76,6 @@ impl Body {
             position: Vec2::ZERO,
             velocity: Vec2::ZERO,
             layers: CollisionLayers::default(),
-            version: 0,
             size: 0.0,
             kind: Kind::Mighty,
             sensor: false,
@@ -131,11 +127,11 @@ impl Body {
         !self.sensor && !other.sensor && (self.kind == Kind::Weak || other.kind == Kind::Weak)
     }
 
-    /// Moves the body (and its world shape) by `offset`.
+    /// Moves the body (and its world shape) by `offset`. (Resolution also counts the move:
+    /// see `resolve::Work::versions`.)
     pub fn shift(&mut self, offset: Vec2) {
         self.position += offset;
         self.shape.translate(offset);
-        self.version = self.version.wrapping_add(1);
     }
 
     /// Whether resolution may push this body: Weak and not a sensor.

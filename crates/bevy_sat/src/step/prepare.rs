@@ -133,7 +133,6 @@ pub(crate) fn prepare_bodies(
         body.position = pose.translation;
         body.velocity = v;
         body.layers = layers.copied().unwrap_or_default();
-        body.version = 0;
         body.size = aabb.size().min_element();
         body.kind = kind;
         body.sensor = sensor;
@@ -203,9 +202,6 @@ fn carry_riders(state: &mut StepState, margin: f32) {
     for (body, carry) in state.bodies.iter_mut().zip(&scratch.carry) {
         if let Some(offset) = carry.filter(|c| *c != Vec2::ZERO) {
             body.shift(offset);
-            // Carried before the narrow phase: that is where it finds the body, so the move
-            // does not count as one resolution made (see `Body::version`).
-            body.version = 0;
             let motion = body.motion();
             state.reach = state.reach.max(motion.length());
             body.swept = body.shape.aabb().swept(-motion).grown(margin);

@@ -65,18 +65,27 @@ impl Work {
         (i + BATCH..i + 2 * BATCH)
             .map_while(|j| pair_at(self, j))
             .fold(0, |word, k| {
-                word ^ pairs[k].a ^ self.cache.get(k).map_or(0, |c| c.version_a as usize)
+                word ^ pairs[k].a ^ self.cache.get(k).map_or(0, |c| c.versions.0 as usize)
             })
     }
 
-    /// Starts a step: every cache entry is out of date, and pairs whose bodies have not moved
-    /// use their narrow-phase contact.
-    fn start_step(&mut self, pairs: usize, margin: f32) {
+    /// Starts a step: every cache entry is out of date, no body has moved yet (they are where
+    /// the narrow phase saw them), and pairs whose bodies have not moved use their narrow-phase
+    /// contact.
+    fn start_step(&mut self, bodies: usize, pairs: usize, margin: f32) {
         self.step = self.step.wrapping_add(1);
         self.margin = margin;
         if self.cache.len() < pairs {
             self.cache.resize(pairs, Cached::default());
         }
+        self.versions.clear();
+        self.versions.resize(bodies, 0);
+    }
+
+    /// Moves body `i` by `offset`, and counts the move.
+    fn shift(&mut self, bodies: &mut [Body], i: usize, offset: Vec2) {
+        bodies[i].shift(offset);
+        self.versions[i] = self.versions[i].wrapping_add(1);
     }
 
     /// The contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are now: the
@@ -89,20 +98,19 @@ impl Work {
         pair: &PairContact,
         margin: f32,
     ) -> Option<Contact> {
-        let (a, b) = (&bodies[pair.a], &bodies[pair.b]);
-        if a.version == 0 && b.version == 0 && margin == self.margin {
+        // The versions first: a small array, where the bodies are large records read only when
+        // the contact must be computed again.
+        let versions = (self.versions[pair.a], self.versions[pair.b]);
+        if versions == (0, 0) && margin == self.margin {
             return pair.contact.filter(|c| c.depth >= -margin);
         }
         let cached = &mut self.cache[k];
-        if cached.step != self.step
-            || cached.version_a != a.version
-            || cached.version_b != b.version
-        {
+        if cached.step != self.step || cached.versions != versions {
+            let (a, b) = (&bodies[pair.a].shape, &bodies[pair.b].shape);
             *cached = Cached {
                 step: self.step,
-                version_a: a.version,
-                version_b: b.version,
-                contact: collide_within(&a.shape, &b.shape, margin),
+                versions,
+                contact: collide_within(a, b, margin),
             };
         }
         cached.contact
@@ -141,8 +149,8 @@ impl Holds {
 #[derive(Clone, Copy, Debug, Default)]
 struct Cached {
     step: u32,
-    version_a: u32,
-    version_b: u32,
+    /// The versions of the pair's bodies.
+    versions: (u32, u32),
     contact: Option<Contact>,
 }
 
@@ -154,6 +162,9 @@ pub(crate) struct Work {
     /// Counts steps, so that cache entries of earlier steps are never taken for current ones.
     step: u32,
     margin: f32,
+    /// Per body, how many times resolution has moved it this step: a contact computed at the
+    /// same versions of both bodies is still exact, and at versions 0 it is the narrow phase's.
+    versions: Vec<u32>,
     mighty_weak: Vec<usize>,
     weak_weak: Vec<(f32, usize)>,
     holds: Vec<Holds>,
@@ -212,8 +223,8 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
     );
 }
 
-/// Runs the whole resolution on plain data: the bodies as the narrow phase saw them (version
-/// 0) and its pairs.
+/// Runs the whole resolution on plain data: the bodies as the narrow phase saw them and its
+/// pairs.
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
@@ -223,9 +234,7 @@ pub(crate) fn resolve(
 ) {
     let rules = Rules::new(config);
     crushed.clear();
-    // Every body's version is 0 here (prepare sets it, carrying riders keeps it): the narrow
-    // phase's contacts are those of version 0.
-    work.start_step(pairs.len(), rules.margin);
+    work.start_step(bodies.len(), pairs.len(), rules.margin);
     for pair in pairs.iter_mut().filter(|p| p.one_way) {
         pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
     }
@@ -263,7 +272,7 @@ pub(crate) fn resolve(
             loaded ^= work.load_ahead(pairs, i, |work, j| work.weak_weak.get(j).map(|w| w.1));
             let k = work.weak_weak[i].1;
             let contact = work.contact(k, bodies, &pairs[k], rules.margin);
-            split_weak_pair(bodies, &pairs[k], contact, &mut work.holds);
+            split_weak_pair(bodies, &pairs[k], contact, work);
         }
         std::hint::black_box(loaded);
     }
@@ -340,14 +349,14 @@ fn place_at_time_of_impact(
     // Earliest hit per body; equal times keep the pair order.
     rewinds.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)));
     let mut last = usize::MAX;
-    for &(body, _, rewind, into) in rewinds.iter() {
+    for k in 0..work.rewinds.len() {
+        let (body, _, rewind, into) = work.rewinds[k];
         if body == last {
             continue;
         }
         last = body;
-        let body = &mut bodies[body];
-        body.shift(-rewind);
-        body.stop_along(into);
+        work.shift(bodies, body, -rewind);
+        bodies[body].stop_along(into);
     }
 }
 
@@ -458,9 +467,8 @@ fn mighty_pass(
             }
             continue;
         }
-        let body = &mut bodies[w];
-        body.shift(push.offset);
-        body.stop_along(push.into);
+        work.shift(bodies, w, push.offset);
+        bodies[w].stop_along(push.into);
     }
 }
 
@@ -468,13 +476,13 @@ fn split_weak_pair(
     bodies: &mut [Body],
     pair: &PairContact,
     contact: Option<Contact>,
-    holds: &mut [Holds],
+    work: &mut Work,
 ) {
-    let (a, b) = two_mut(bodies, pair.a, pair.b);
     let Some(contact) = contact else {
         return;
     };
     let n = contact.normal; // from a to b: a is pushed along -n, b along +n
+    let holds = &mut work.holds;
     let a_held = holds[pair.a].blocks(-n);
     let b_held = holds[pair.b].blocks(n);
     if contact.depth > 0.0 {
@@ -483,11 +491,13 @@ fn split_weak_pair(
             (false, true) => 1.0,
             _ => 0.5,
         };
-        a.shift(-n * contact.depth * share_a);
-        b.shift(n * contact.depth * (1.0 - share_a));
+        work.shift(bodies, pair.a, -n * contact.depth * share_a);
+        work.shift(bodies, pair.b, n * contact.depth * (1.0 - share_a));
+        let (a, b) = two_mut(bodies, pair.a, pair.b);
         a.stop_along(n);
         b.stop_along(-n);
     }
+    let holds = &mut work.holds;
     if a_held && !b_held {
         holds[pair.b].add(-n, None);
     } else if b_held && !a_held {
@@ -534,10 +544,10 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
             }
         }
     }
-    for (body, snap) in bodies.iter_mut().zip(&work.snaps) {
-        if let Some(toi) = snap {
-            body.shift(drop * *toi);
-            body.stop_along(Vec2::NEG_Y);
+    for i in 0..bodies.len() {
+        if let Some(toi) = work.snaps[i] {
+            work.shift(bodies, i, drop * toi);
+            bodies[i].stop_along(Vec2::NEG_Y);
         }
     }
 }

@@ -51,11 +51,13 @@ pub(crate) struct Body {
     pub flags_were_default: bool,
     /// Its one-way sides, if it is a one-way platform.
     pub one_way: Option<OneWayPlatform>,
+    /// `position` differs from the entity's translation as read (`start`): write-back writes
+    /// it. Kept with the fields above, so that write-back reads one cache line per body.
+    pub moved: bool,
+    /// `velocity` differs from the entity's [`Velocity`](crate::Velocity) as read.
+    pub velocity_changed: bool,
     /// The translation at the start of the step.
     pub start: Vec2,
-    /// The velocity as read from the entity (before gravity): nothing to write back if it is
-    /// still this.
-    pub velocity_read: Vec2,
     /// The rotation `(cos, sin)` of the body.
     pub rotation: Vec2,
     /// What it stood on at the end of the last step (from its [`ContactFlags`]).
@@ -82,8 +84,9 @@ impl Body {
             drop_through: false,
             flags_were_default: true,
             one_way: None,
+            moved: false,
+            velocity_changed: false,
             start: Vec2::ZERO,
-            velocity_read: Vec2::ZERO,
             rotation: Vec2::X,
             support: None,
             internal: 0,
@@ -132,6 +135,7 @@ impl Body {
     pub fn shift(&mut self, offset: Vec2) {
         self.position += offset;
         self.shape.translate(offset);
+        self.moved = true;
     }
 
     /// Whether resolution may push this body: Weak and not a sensor.
@@ -144,6 +148,7 @@ impl Body {
         let along = self.velocity.dot(into);
         if along > 0.0 {
             self.velocity -= into * along;
+            self.velocity_changed = true;
         }
     }
 }

@@ -140,7 +140,8 @@ pub(crate) fn prepare_bodies(
         body.flags_were_default = flags.is_none_or(|f| *f == ContactFlags::default());
         body.one_way = one_way.copied().filter(|_| kind == Kind::Mighty);
         body.start = start;
-        body.velocity_read = velocity_read;
+        body.moved = pose.translation != start;
+        body.velocity_changed = v != velocity_read;
         body.rotation = pose.rotation;
         body.support = support;
         body.internal = 0;

@@ -270,11 +270,11 @@ fn write_body(
     velocity: Option<Mut<Velocity>>,
     contact_flags: Option<Mut<ContactFlags>>,
 ) {
-    if body.position != body.start {
+    if body.moved {
         transform.translation.x = body.position.x;
         transform.translation.y = body.position.y;
     }
-    if let Some(mut velocity) = velocity.filter(|_| body.velocity != body.velocity_read) {
+    if let Some(mut velocity) = velocity.filter(|_| body.velocity_changed) {
         velocity.set_if_neq(Velocity(body.velocity));
     }
     let unchanged = body.flags_were_default && *flags == ContactFlags::default();

@@ -77,26 +77,20 @@ pub(crate) fn test_pair(
 /// How many pairs [`load_ahead`] starts loading the bodies of at once.
 const LOAD_BATCH: usize = 8;
 
-/// For a loop at item `k` of `items` (pairs of bodies, through `bodies_of`): at the start of
-/// each batch, reads a word of each cache line of the bodies of the next batch, and returns
-/// them folded into one word for the caller to pass to [`std::hint::black_box`] at the end.
+/// For the loop at candidate `k` of `pairs`: at the start of each batch, reads a word of each
+/// cache line of the bodies of the next batch, and returns them folded into one word for the
+/// caller to pass to [`std::hint::black_box`] at the end.
 ///
 /// With tens of thousands of bodies, the two records of a pair are rarely in cache, and a
 /// loop that meets them one pair at a time waits for each miss in turn. The loads of a whole
 /// batch are independent, so they overlap, and are done by the time the loop gets there.
 #[inline(always)]
-fn load_ahead<T>(
-    bodies: &[Body],
-    items: &[T],
-    k: usize,
-    bodies_of: impl Fn(&T) -> (usize, usize),
-) -> u32 {
+fn load_ahead(bodies: &[Body], pairs: &[(usize, usize)], k: usize) -> u32 {
     if !k.is_multiple_of(LOAD_BATCH) {
         return 0;
     }
-    let next = items.get(k + LOAD_BATCH..).unwrap_or_default();
-    next.iter().take(LOAD_BATCH).fold(0, |word, item| {
-        let (a, b) = bodies_of(item);
+    let next = pairs.get(k + LOAD_BATCH..).unwrap_or_default();
+    next.iter().take(LOAD_BATCH).fold(0, |word, &(a, b)| {
         word ^ bodies[a].touch() ^ bodies[b].touch()
     })
 }
@@ -112,7 +106,7 @@ fn test_pairs(
 ) {
     let mut loaded = 0u32;
     for (k, &(a, b)) in part.iter().enumerate() {
-        loaded ^= load_ahead(bodies, part, k, |&pair| pair);
+        loaded ^= load_ahead(bodies, part, k);
         out.extend(test_pair(bodies, a, b, reach, config));
     }
     std::hint::black_box(loaded);

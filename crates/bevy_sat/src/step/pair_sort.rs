@@ -17,20 +17,17 @@ pub(crate) struct PairKey {
     pub index: u32,
 }
 
-/// Sorts `keys` by `(a, b)` (the order of [`Entity`]), then `index`: the same order as
-/// `sort_unstable` on distinct pairs, in linear time. `scratch` is reused storage.
+/// Sorts `keys`, which come with ascending `index`, by `(a, b)` (the order of [`Entity`]), then
+/// `index`: the order of `sort_unstable`, in linear time. `scratch` is reused storage.
 ///
 /// Least significant digit first, stable from pass to pass; a digit that is the same in every
 /// key (the generation of entities never reused, the high bits of small indices) is skipped, so
 /// a typical world takes two passes per entity.
 pub(crate) fn sort_pairs(keys: &mut Vec<PairKey>, scratch: &mut Vec<PairKey>) {
+    // The index breaks ties between equal pairs: a stable sort keeps them in input order,
+    // which is ascending index.
+    debug_assert!(keys.is_sorted_by_key(|k| k.index));
     if keys.len() < 64 {
-        keys.sort_unstable();
-        return;
-    }
-    // The index breaks ties only between equal pairs: keep the input order for those, which a
-    // stable sort does, but the comparison order wants the smaller index first.
-    if !keys.is_sorted_by_key(|k| k.index) {
         keys.sort_unstable();
         return;
     }

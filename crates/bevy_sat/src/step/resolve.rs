@@ -46,27 +46,20 @@ pub(crate) struct Holds {
 }
 
 impl Work {
-    /// In a loop at item `i` of a list of pairs (`pair_at` gives the pair index of an item): at
-    /// the start of each batch, reads the pair records and cache entries of the next batch, so
-    /// that their cache misses overlap (see the narrow phase's `load_ahead`). Not the bodies:
-    /// loads racing the stores to bodies the loop moves cost more than they save. Returns a word
-    /// for [`std::hint::black_box`]. (Measured: pays off in the Weak–Weak loop, not in the Mighty
-    /// passes.)
-    fn load_ahead(
-        &self,
-        pairs: &[PairContact],
-        i: usize,
-        pair_at: impl Fn(&Self, usize) -> Option<usize>,
-    ) -> usize {
+    /// In the Weak–Weak loop at item `i` of `weak_weak`: at the start of each batch, reads the
+    /// pair records and cache entries of the next batch, so that their cache misses overlap (as
+    /// the narrow phase does with bodies). Not the bodies: loads racing the stores to bodies the
+    /// loop moves cost more than they save. Returns a word for [`std::hint::black_box`].
+    /// (Measured: pays off here, not in the Mighty passes.)
+    fn load_ahead(&self, pairs: &[PairContact], i: usize) -> usize {
         const BATCH: usize = 8;
         if !i.is_multiple_of(BATCH) {
             return 0;
         }
-        (i + BATCH..i + 2 * BATCH)
-            .map_while(|j| pair_at(self, j))
-            .fold(0, |word, k| {
-                word ^ pairs[k].a ^ self.cache.get(k).map_or(0, |c| c.versions.0 as usize)
-            })
+        let next = self.weak_weak.get(i + BATCH..).unwrap_or_default();
+        next.iter().take(BATCH).fold(0, |word, &(_, k)| {
+            word ^ pairs[k].a ^ self.cache.get(k).map_or(0, |c| c.versions.0 as usize)
+        })
     }
 
     /// Starts a step: every cache entry is out of date, no body has moved yet (they are where
@@ -269,7 +262,7 @@ pub(crate) fn resolve(
         mighty_pass(bodies, pairs, work, &rules, None);
         let mut loaded = 0;
         for i in 0..work.weak_weak.len() {
-            loaded ^= work.load_ahead(pairs, i, |work, j| work.weak_weak.get(j).map(|w| w.1));
+            loaded ^= work.load_ahead(pairs, i);
             let k = work.weak_weak[i].1;
             let contact = work.contact(k, bodies, &pairs[k], rules.margin);
             split_weak_pair(bodies, &pairs[k], contact, work);

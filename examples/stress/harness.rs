@@ -13,6 +13,18 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 
+/// The half extent of the stress world, for the reflection rule.
+#[derive(Resource)]
+pub struct WorldHalfExtent(pub f32);
+
+/// Collision-started messages (each engine's own) seen so far.
+#[derive(Resource, Default)]
+pub struct Started(pub u64);
+
+/// Fixed steps run so far (a check that each `App::update()` ran exactly one).
+#[derive(Resource, Default)]
+pub struct Steps(pub u64);
+
 /// `MinimalPlugins` (no window, no rendering) with a compute task pool of exactly `threads`.
 pub fn minimal_plugins(threads: usize) -> PluginGroupBuilder {
     MinimalPlugins.set(TaskPoolPlugin {

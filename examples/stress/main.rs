@@ -21,6 +21,7 @@ use std::alloc::System;
 
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
+use harness::{Started, WorldHalfExtent};
 use scene::{Options, SceneShape};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -28,14 +29,6 @@ use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 /// step once warmed up (bevy_sat's own stages allocate nothing then; Bevy's scheduler may).
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// The half extent of the world, for the reflection rule.
-#[derive(Resource)]
-struct World(f32);
-
-/// Collision-started messages seen so far.
-#[derive(Resource, Default)]
-struct Started(u64);
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -92,7 +85,7 @@ fn build_app(options: &Options) -> App {
         .add_systems(FixedPostUpdate, count_started.after(SatSystems::Writeback));
 
     let scene = scene::stress_scene(options.bodies, options.seed);
-    app.insert_resource(World(scene.half_extent));
+    app.insert_resource(WorldHalfExtent(scene.half_extent));
     let detect = options.mode == "detect";
     let world = app.world_mut();
     for body in scene.bodies {
@@ -125,7 +118,10 @@ fn build_app(options: &Options) -> App {
     app
 }
 
-fn reflect_at_walls(world: Res<World>, mut bodies: Query<(&Transform, &mut Velocity), With<Weak>>) {
+fn reflect_at_walls(
+    world: Res<WorldHalfExtent>,
+    mut bodies: Query<(&Transform, &mut Velocity), With<Weak>>,
+) {
     for (transform, mut velocity) in &mut bodies {
         let mut v = velocity.0.to_array();
         scene::reflect(transform.translation.truncate().to_array(), &mut v, world.0);

@@ -39,19 +39,8 @@ mod harness;
 
 use avian2d::prelude::*;
 use bevy::prelude::*;
+use harness::{Started, Steps, WorldHalfExtent};
 use scene::{Options, SceneShape};
-
-/// The half extent of the world, for the reflection rule.
-#[derive(Resource)]
-struct WorldHalfExtent(f32);
-
-/// `CollisionStart` messages seen so far.
-#[derive(Resource, Default)]
-struct Started(u64);
-
-/// Fixed steps run so far (a check that each `App::update()` ran exactly one).
-#[derive(Resource, Default)]
-struct Steps(u64);
 
 fn main() {
     let options = Options::from_args(std::env::args().skip(1))

@@ -42,19 +42,8 @@ use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
 use bevy_rapier2d::rapier::dynamics::IntegrationParameters;
 use bevy_rapier2d::rapier::pipeline::PhysicsPipeline;
+use harness::{Started, Steps, WorldHalfExtent};
 use scene::{Options, SceneShape};
-
-/// The half extent of the world, for the reflection rule.
-#[derive(Resource)]
-struct WorldHalfExtent(f32);
-
-/// `CollisionEvent::Started` messages seen so far.
-#[derive(Resource, Default)]
-struct Started(u64);
-
-/// Fixed steps run so far (a check that each `App::update()` ran exactly one).
-#[derive(Resource, Default)]
-struct Steps(u64);
 
 fn main() {
     let options = Options::from_args(std::env::args().skip(1))

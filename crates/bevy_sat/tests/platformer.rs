@@ -39,14 +39,12 @@ fn one_way_platform_lands_from_above_and_passes_from_below() {
     let mut app = platformer_app();
     let platform = one_way(&mut app, 0.0, Vec2::ZERO);
     let faller = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), -20.0, 30.0);
-    let jumper = spawn(
+    let jumper = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(20.0, -30.0, 0.0),
-            Velocity(Vec2::new(0.0, 400.0)),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        20.0,
+        -30.0,
+        Vec2::new(0.0, 400.0),
     );
     let mut jumper_passed_through = false;
     for _ in 0..120 {
@@ -76,14 +74,12 @@ fn one_way_platform_lands_from_above_and_passes_from_below() {
 fn body_starting_inside_a_one_way_platform_is_not_snapped_on_top() {
     let mut app = app();
     one_way(&mut app, 0.0, Vec2::ZERO);
-    let inside = spawn(
+    let inside = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 1.0, 0.0),
-            Velocity(Vec2::new(0.0, -60.0)),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        0.0,
+        1.0,
+        Vec2::new(0.0, -60.0),
     );
     app.update();
     assert_eq!(
@@ -100,14 +96,12 @@ fn body_starting_inside_a_one_way_platform_is_not_snapped_on_top() {
 fn fast_body_lands_on_one_way_platform() {
     let mut app = platformer_app();
     one_way(&mut app, 0.0, Vec2::ZERO);
-    let bullet = spawn(
+    let bullet = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(4.0, 4.0),
-            Weak,
-            Transform::from_xyz(0.0, 60.0, 0.0),
-            Velocity(Vec2::new(0.0, -5000.0)),
-        ),
+        ConvexCollider::rectangle(4.0, 4.0),
+        0.0,
+        60.0,
+        Vec2::new(0.0, -5000.0),
     );
     app.update();
     assert!(
@@ -123,14 +117,12 @@ fn upward_moving_one_way_platform_catches_and_lifts() {
     // The classic bug: a body falls through a one-way platform that is moving up.
     let mut app = platformer_app();
     let platform = one_way(&mut app, 0.0, Vec2::new(0.0, 240.0));
-    let faller = spawn(
+    let faller = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 40.0, 0.0),
-            Velocity(Vec2::new(0.0, -300.0)),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        0.0,
+        40.0,
+        Vec2::new(0.0, -300.0),
     );
     let mut landed = false;
     for step in 0..90 {

@@ -81,14 +81,12 @@ fn mighty_never_moves_whatever_hits_it() {
                 Velocity(Vec2::new(3000.0, 0.0)),
             ),
         ),
-        spawn(
+        moving(
             &mut app,
-            (
-                ConvexCollider::circle(6.0),
-                Weak,
-                Transform::from_xyz(0.0, 20.0, 0.0),
-                Velocity(Vec2::new(500.0, 0.0)),
-            ),
+            ConvexCollider::circle(6.0),
+            0.0,
+            20.0,
+            Vec2::new(500.0, 0.0),
         ),
         weak(
             &mut app,
@@ -129,14 +127,12 @@ fn mighty_never_moves_whatever_hits_it() {
 fn weak_slides_along_walls_and_keeps_tangential_velocity() {
     let mut app = app();
     floor(&mut app);
-    let bx = spawn(
+    let bx = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 4.0, 0.0),
-            Velocity(Vec2::new(60.0, -60.0)),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        0.0,
+        4.0,
+        Vec2::new(60.0, -60.0),
     );
     app.update();
     // Moved to (1, 3), pushed up to rest on the floor (y = 5), vertical velocity removed.
@@ -201,14 +197,12 @@ fn weak_pushed_by_weak_never_ends_inside_mighty() {
     let mut app = app();
     mighty(&mut app, ConvexCollider::rectangle(20.0, 100.0), 30.0, 0.0);
     let crate_box = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 14.0, 0.0);
-    let pusher = spawn(
+    let pusher = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(0.0, 0.0, 0.0),
-            Velocity(Vec2::new(600.0, 0.0)),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        0.0,
+        0.0,
+        Vec2::new(600.0, 0.0),
     );
     for _ in 0..30 {
         app.update();

@@ -13,14 +13,12 @@ fn non_finite_transform_or_velocity_is_skipped() {
     let mut app = app_with_gravity(-600.0);
     let floor = floor(&mut app);
     let good = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 5.0);
-    let nan_velocity = spawn(
+    let nan_velocity = moving(
         &mut app,
-        (
-            ConvexCollider::rectangle(10.0, 10.0),
-            Weak,
-            Transform::from_xyz(3.0, 5.0, 0.0),
-            Velocity(Vec2::new(f32::NAN, 0.0)),
-        ),
+        ConvexCollider::rectangle(10.0, 10.0),
+        3.0,
+        5.0,
+        Vec2::new(f32::NAN, 0.0),
     );
     let inf_position = weak(
         &mut app,

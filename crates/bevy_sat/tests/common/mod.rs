@@ -64,6 +64,19 @@ pub fn weak(app: &mut App, collider: ConvexCollider, x: f32, y: f32) -> Entity {
     spawn(app, (collider, Weak, Transform::from_xyz(x, y, 0.0)))
 }
 
+/// A Weak body with `collider` at (`x`, `y`), moving with `velocity`.
+pub fn moving(app: &mut App, collider: ConvexCollider, x: f32, y: f32, velocity: Vec2) -> Entity {
+    spawn(
+        app,
+        (
+            collider,
+            Weak,
+            Transform::from_xyz(x, y, 0.0),
+            Velocity(velocity),
+        ),
+    )
+}
+
 /// A Mighty body with `collider` at (`x`, `y`).
 pub fn mighty(app: &mut App, collider: ConvexCollider, x: f32, y: f32) -> Entity {
     spawn(app, (collider, Mighty, Transform::from_xyz(x, y, 0.0)))

@@ -113,6 +113,11 @@ impl Body {
         word
     }
 
+    /// The bottom of the body's AABB.
+    pub fn bottom(&self) -> f32 {
+        self.shape.aabb().min.y
+    }
+
     /// The displacement integrated from the velocity this step.
     pub fn motion(&self) -> Vec2 {
         self.position - self.start
@@ -153,6 +158,17 @@ impl Body {
     }
 }
 
+/// How resolution treats a pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pushes {
+    /// Never pushed apart: a sensor is involved, or neither body is Weak.
+    Never,
+    /// The Weak body is pushed out of the Mighty one.
+    MightyWeak,
+    /// Both are Weak: they split the push.
+    WeakWeak,
+}
+
 /// A candidate pair that touches at the end of the step (within the contact margin) or meets
 /// during it: `a`'s entity is smaller than `b`'s.
 #[derive(Clone, Copy, Debug)]
@@ -161,12 +177,15 @@ pub(crate) struct PairContact {
     pub b: usize,
     /// The entities of `a` and `b` (kept here so later stages need not read the bodies).
     pub entities: (Entity, Entity),
-    /// Whether resolution pushes this pair apart at all (no sensor, at least one Weak body).
-    pub resolvable: bool,
+    /// How resolution pushes this pair apart, if at all.
+    pub pushes: Pushes,
     /// Whether resolution may move either body (one of them is Weak and not a sensor).
     pub may_move: bool,
     /// Whether one of the bodies is a one-way platform.
     pub one_way: bool,
+    /// For [`Pushes::WeakWeak`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where the narrow
+    /// phase saw them.
+    pub bottom: f32,
     /// The contact at the end of the narrow phase, within the contact margin plus, for pairs
     /// resolution may bring together, the step's reach. `depth < -margin`: not touching yet.
     pub contact: Option<Contact>,
@@ -175,6 +194,14 @@ pub(crate) struct PairContact {
     /// Set by resolution: a Weak body passing through a one-way platform (not resolved, no
     /// contact flags).
     pub passing: bool,
+}
+
+impl PairContact {
+    /// Whether resolution leaves this pair alone: never pushed apart, or passing through a
+    /// one-way platform.
+    pub fn unpushed(&self) -> bool {
+        self.passing || self.pushes == Pushes::Never
+    }
 }
 
 /// Buffers the stages reuse so that a step allocates nothing once warmed up.
@@ -205,7 +232,8 @@ pub(crate) struct StepState {
     pub bodies: Vec<Body>,
     /// Candidate pairs from the broad phase (indices into `bodies`, in either order).
     pub candidates: Vec<(usize, usize)>,
-    /// Narrow-phase results with a contact or a hit, in broad-phase order.
+    /// Narrow-phase results with a contact or a hit, in broad-phase order until resolution
+    /// puts them in the order it takes them.
     pub pairs: Vec<PairContact>,
     /// Contact flags per body, computed after resolution.
     pub flags: Vec<ContactFlags>,

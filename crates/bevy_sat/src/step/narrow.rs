@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use sat_core::{collide_within, sweep};
 
-use super::{Body, PairContact, StepState};
+use super::{Body, Kind, PairContact, Pushes, StepState};
 use crate::config::SatConfig;
 
 /// Normals closer than this (about 2.5°) are the same contact axis.
@@ -52,7 +52,8 @@ pub(crate) fn test_pair(
         None
     };
     let margin = config.contact_margin.max(0.0);
-    let reach = if body_a.resolves_with(body_b) {
+    let resolvable = body_a.resolves_with(body_b);
+    let reach = if resolvable {
         reach + config.floor_snap_distance.max(0.0)
     } else {
         0.0 // nothing will move them: only real contacts matter
@@ -61,13 +62,26 @@ pub(crate) fn test_pair(
     let overlapping = near.filter(|c| c.depth >= -margin);
     let hit =
         hit.filter(|hit| overlapping.is_none_or(|c| c.normal.dot(hit.normal) < SAME_AXIS_COS));
-    (near.is_some() || hit.is_some()).then_some(PairContact {
+    if near.is_none() && hit.is_none() {
+        return None;
+    }
+    let pushes = match (body_a.kind, body_b.kind) {
+        _ if !resolvable => Pushes::Never,
+        (Kind::Weak, Kind::Weak) => Pushes::WeakWeak,
+        _ => Pushes::MightyWeak,
+    };
+    Some(PairContact {
         a,
         b,
         entities: (body_a.entity, body_b.entity),
-        resolvable: body_a.resolves_with(body_b),
+        pushes,
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
+        bottom: if pushes == Pushes::WeakWeak {
+            body_a.bottom().min(body_b.bottom())
+        } else {
+            0.0 // only Weak pairs resolution pushes apart are ordered by it
+        },
         contact: near,
         hit,
         passing: false,

@@ -135,7 +135,7 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
                 a: p.entities.0,
                 b: p.entities.1,
                 contact,
-                resolved: !p.passing && p.resolvable,
+                resolved: !p.unpushed(),
             },
         ));
         if p.one_way {

@@ -19,8 +19,9 @@ use bevy::prelude::*;
 use sat_core::{AsShape, Contact, collide_within, exit_distance, sweep};
 
 use super::broad::two_mut;
+use super::pair_sort::{ordered_bits, sort_words};
 use super::seams::{is_internal_face, open_faces};
-use super::{Body, Kind, PairContact};
+use super::{Body, Kind, PairContact, Pushes};
 use crate::config::SatConfig;
 
 /// How many directions a body remembers being held in, per pass.
@@ -38,30 +39,15 @@ struct Hold {
     by: Option<Entity>,
 }
 
-/// The holds of one body in one pass.
-#[derive(Clone, Copy, Debug, Default)]
+/// The holds of every body in one pass. The counts are a small array of their own, so that
+/// starting a pass clears a byte per body and a body without holds costs one byte to check.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Holds {
-    items: [Hold; MAX_HOLDS],
-    len: usize,
+    len: Vec<u8>,
+    items: Vec<[Hold; MAX_HOLDS]>,
 }
 
 impl Work {
-    /// In the Weak–Weak loop at item `i` of `weak_weak`: at the start of each batch, reads the
-    /// pair records and cache entries of the next batch, so that their cache misses overlap (as
-    /// the narrow phase does with bodies). Not the bodies: loads racing the stores to bodies the
-    /// loop moves cost more than they save. Returns a word for [`std::hint::black_box`].
-    /// (Measured: pays off here, not in the Mighty passes.)
-    fn load_ahead(&self, pairs: &[PairContact], i: usize) -> usize {
-        const BATCH: usize = 8;
-        if !i.is_multiple_of(BATCH) {
-            return 0;
-        }
-        let next = self.weak_weak.get(i + BATCH..).unwrap_or_default();
-        next.iter().take(BATCH).fold(0, |word, &(_, k)| {
-            word ^ pairs[k].a ^ self.cache.get(k).map_or(0, |c| c.versions.0 as usize)
-        })
-    }
-
     /// Starts a step: every cache entry is out of date, no body has moved yet (they are where
     /// the narrow phase saw them), and pairs whose bodies have not moved use their narrow-phase
     /// contact.
@@ -111,26 +97,38 @@ impl Work {
 }
 
 impl Holds {
-    fn add(&mut self, direction: Vec2, by: Option<Entity>) {
-        if self.len < MAX_HOLDS {
-            self.items[self.len] = Hold { direction, by };
-            self.len += 1;
+    /// No body holds anything (for `bodies` bodies).
+    fn clear(&mut self, bodies: usize) {
+        self.len.clear();
+        self.len.resize(bodies, 0);
+        if self.items.len() < bodies {
+            self.items.resize(bodies, [Hold::default(); MAX_HOLDS]);
         }
     }
 
-    fn holding(&self) -> &[Hold] {
-        &self.items[..self.len]
+    fn add(&mut self, body: usize, direction: Vec2, by: Option<Entity>) {
+        let len = &mut self.len[body];
+        if usize::from(*len) < MAX_HOLDS {
+            self.items[body][usize::from(*len)] = Hold { direction, by };
+            *len += 1;
+        }
     }
 
-    fn blocks(&self, push: Vec2) -> bool {
-        self.holding()
-            .iter()
-            .any(|h| h.direction.dot(push) > HOLD_COS)
+    fn holding(&self, body: usize) -> &[Hold] {
+        &self.items[body][..usize::from(self.len[body])]
     }
 
-    /// A Mighty body other than `except` that holds the body against `push`.
-    fn blocker(&self, push: Vec2, except: Entity) -> Option<Entity> {
-        self.holding()
+    fn blocks(&self, body: usize, push: Vec2) -> bool {
+        self.len[body] > 0
+            && self
+                .holding(body)
+                .iter()
+                .any(|h| h.direction.dot(push) > HOLD_COS)
+    }
+
+    /// A Mighty body other than `except` that holds `body` against `push`.
+    fn blocker(&self, body: usize, push: Vec2, except: Entity) -> Option<Entity> {
+        self.holding(body)
             .iter()
             .filter(|h| h.direction.dot(push) > HOLD_COS)
             .find_map(|h| h.by.filter(|by| *by != except))
@@ -158,9 +156,15 @@ pub(crate) struct Work {
     /// Per body, how many times resolution has moved it this step: a contact computed at the
     /// same versions of both bodies is still exact, and at versions 0 it is the narrow phase's.
     versions: Vec<u32>,
-    mighty_weak: Vec<usize>,
-    weak_weak: Vec<(f32, usize)>,
-    holds: Vec<Holds>,
+    /// While ordering the pairs ([`order_pairs`]): the Weak pairs, ground first: the bits of
+    /// the lower body's bottom ([`ordered_bits`]), then the pair's index, in one word.
+    weak_weak: Vec<u64>,
+    sort_scratch: Vec<u64>,
+    /// The pairs in their new order.
+    ordered: Vec<PairContact>,
+    holds: Holds,
+    /// Per Mighty–Weak pair, its push as the Mighty pass's first loop found it.
+    pushes: Vec<Pushed>,
     rewinds: Vec<(usize, f32, Vec2, Vec2)>,
     snaps: Vec<Option<f32>>,
 }
@@ -193,6 +197,15 @@ impl Rules {
     }
 }
 
+/// The push of Mighty body `mighty` on Weak body `weak`, found when `weak` was at `version`.
+#[derive(Clone, Copy, Debug)]
+struct Pushed {
+    weak: usize,
+    version: u32,
+    mighty: Entity,
+    push: Option<Push>,
+}
+
 /// What a Mighty body does to a Weak one it touches.
 #[derive(Clone, Copy, Debug)]
 struct Push {
@@ -221,7 +234,7 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
-    pairs: &mut [PairContact],
+    pairs: &mut Vec<PairContact>,
     work: &mut Work,
     crushed: &mut Vec<(Entity, Entity)>,
 ) {
@@ -233,49 +246,65 @@ pub(crate) fn resolve(
     }
     place_at_time_of_impact(bodies, pairs, work, &rules);
 
-    work.mighty_weak.clear();
-    work.weak_weak.clear();
-    for (k, p) in pairs.iter().enumerate() {
-        if p.passing || !p.resolvable {
-            continue;
-        }
-        let (a, b) = (&bodies[p.a], &bodies[p.b]);
-        if a.kind == Kind::Weak && b.kind == Kind::Weak {
-            // Ground first: the pair whose lower body is lowest comes first, so support climbs
-            // a stack in one pass. Ties keep the entity order.
-            let bottom = a.shape.aabb().min.y.min(b.shape.aabb().min.y);
-            work.weak_weak.push((bottom, k));
-        } else {
-            work.mighty_weak.push(k);
-        }
-    }
-    work.weak_weak
-        .sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-    if work.mighty_weak.is_empty() && work.weak_weak.is_empty() {
+    let (mighty_weak, weak_weak) = order_pairs(bodies, pairs, work);
+    if mighty_weak == 0 && weak_weak.is_empty() {
         return; // nothing to push (sensors only, or nothing touching)
     }
-
-    work.holds.clear();
-    work.holds.resize(bodies.len(), Holds::default());
     for _ in 0..rules.passes {
-        work.holds.fill(Holds::default());
-        mighty_pass(bodies, pairs, work, &rules, None);
-        let mut loaded = 0;
-        for i in 0..work.weak_weak.len() {
-            loaded ^= work.load_ahead(pairs, i);
-            let k = work.weak_weak[i].1;
+        work.holds.clear(bodies.len());
+        mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
+        for k in weak_weak.clone() {
             let contact = work.contact(k, bodies, &pairs[k], rules.margin);
             split_weak_pair(bodies, &pairs[k], contact, work);
         }
-        std::hint::black_box(loaded);
     }
     // Last word to the Mighty bodies: whatever Weak bodies did to each other, none ends inside
     // a Mighty one (unless it is crushed between two).
-    work.holds.fill(Holds::default());
-    mighty_pass(bodies, pairs, work, &rules, Some(crushed));
+    work.holds.clear(bodies.len());
+    mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, Some(crushed));
     crushed.sort_unstable();
     crushed.dedup();
     snap_to_floor(bodies, pairs, work, &rules);
+}
+
+/// Puts the pairs in the order the passes take them, so that each pass reads the pairs and
+/// their cache entries in order: first the Mighty–Weak pairs, then the Weak pairs, ground first
+/// (the pair whose lower body is lowest comes first, so support climbs a stack in one pass; ties
+/// keep the narrow phase's order), then the pairs never pushed. Returns how many Mighty–Weak
+/// pairs there are, and where the Weak pairs are.
+fn order_pairs(
+    bodies: &[Body],
+    pairs: &mut Vec<PairContact>,
+    work: &mut Work,
+) -> (usize, core::ops::Range<usize>) {
+    let mighty_weak = |p: &PairContact| !p.passing && p.pushes == Pushes::MightyWeak;
+    let mut mighty_weak_count = 0;
+    work.weak_weak.clear();
+    for (k, p) in pairs.iter().enumerate() {
+        if mighty_weak(p) {
+            mighty_weak_count += 1;
+        } else if !p.unpushed() {
+            let bottom = if work.versions[p.a] == 0 && work.versions[p.b] == 0 {
+                p.bottom
+            } else {
+                bodies[p.a].bottom().min(bodies[p.b].bottom()) // placed at a time of impact
+            };
+            work.weak_weak
+                .push(u64::from(ordered_bits(bottom)) << 32 | k as u64);
+        }
+    }
+    if mighty_weak_count == 0 && work.weak_weak.is_empty() {
+        return (0, 0..0); // nothing to push: the order does not matter
+    }
+    sort_words(&mut work.weak_weak, &mut work.sort_scratch);
+    let ordered = &mut work.ordered;
+    ordered.clear();
+    ordered.extend(pairs.iter().filter(|p| mighty_weak(p)));
+    ordered.extend(work.weak_weak.iter().map(|&key| pairs[key as u32 as usize]));
+    ordered.extend(pairs.iter().filter(|p| p.unpushed()));
+    std::mem::swap(pairs, ordered);
+    let weak_weak = mighty_weak_count..mighty_weak_count + work.weak_weak.len();
+    (mighty_weak_count, weak_weak)
 }
 
 /// The outward direction (world) of a solid side of one-way platform `m` on which `w` was at
@@ -313,7 +342,7 @@ fn place_at_time_of_impact(
     rewinds.clear();
     for p in pairs {
         let Some(hit) = p.hit else { continue };
-        if p.passing || !p.resolvable {
+        if p.unpushed() {
             continue;
         }
         let (a, b) = (&bodies[p.a], &bodies[p.b]);
@@ -431,6 +460,8 @@ fn mighty_weak_push(
 /// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
 /// drive a body into another Mighty body it touches is refused whatever the pair order; with
 /// `crushed`, such bodies are recorded there as `(body, crusher)`, once with each crusher.
+/// `pairs`: the Mighty–Weak pairs, which [`order_pairs`] put first (so their indices are the
+/// contact cache's).
 fn mighty_pass(
     bodies: &mut [Body],
     pairs: &[PairContact],
@@ -438,22 +469,40 @@ fn mighty_pass(
     rules: &Rules,
     mut crushed: Option<&mut Vec<(Entity, Entity)>>,
 ) {
-    for i in 0..work.mighty_weak.len() {
-        let (w, m, push) = mighty_weak_push(bodies, pairs, work.mighty_weak[i], work, rules);
+    work.pushes.clear();
+    for k in 0..pairs.len() {
+        let (w, m, push) = mighty_weak_push(bodies, pairs, k, work, rules);
+        let mighty = bodies[m].entity;
         if let Some(push) = push {
-            work.holds[w].add(push.into, Some(bodies[m].entity));
+            work.holds.add(w, push.into, Some(mighty));
         }
+        work.pushes.push(Pushed {
+            weak: w,
+            version: work.versions[w],
+            mighty,
+            push,
+        });
     }
-    for i in 0..work.mighty_weak.len() {
-        let (w, m, push) = mighty_weak_push(bodies, pairs, work.mighty_weak[i], work, rules);
+    for k in 0..pairs.len() {
+        // The push found above, unless an earlier push of this loop moved the Weak body.
+        let Pushed {
+            weak: w,
+            version,
+            mighty,
+            push,
+        } = work.pushes[k];
+        let push = if version == work.versions[w] {
+            push
+        } else {
+            mighty_weak_push(bodies, pairs, k, work, rules).2
+        };
         let Some(push) = push else {
             continue;
         };
         let Some(direction) = push.offset.try_normalize() else {
             continue;
         };
-        let mighty = bodies[m].entity;
-        if let Some(other) = work.holds[w].blocker(direction, mighty) {
+        if let Some(other) = work.holds.blocker(w, direction, mighty) {
             if let Some(crushed) = crushed.as_deref_mut() {
                 let body = bodies[w].entity;
                 crushed.extend([(body, mighty), (body, other)]);
@@ -476,8 +525,8 @@ fn split_weak_pair(
     };
     let n = contact.normal; // from a to b: a is pushed along -n, b along +n
     let holds = &mut work.holds;
-    let a_held = holds[pair.a].blocks(-n);
-    let b_held = holds[pair.b].blocks(n);
+    let a_held = holds.blocks(pair.a, -n);
+    let b_held = holds.blocks(pair.b, n);
     if contact.depth > 0.0 {
         let share_a = match (a_held, b_held) {
             (true, false) => 0.0,
@@ -492,9 +541,9 @@ fn split_weak_pair(
     }
     let holds = &mut work.holds;
     if a_held && !b_held {
-        holds[pair.b].add(-n, None);
+        holds.add(pair.b, -n, None);
     } else if b_held && !a_held {
-        holds[pair.a].add(n, None);
+        holds.add(pair.a, n, None);
     }
 }
 
@@ -511,8 +560,8 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
             && !b.drop_through
             && b.support.is_some()
             && b.velocity.y <= 0.0
-            && !holds[i]
-                .holding()
+            && !holds
+                .holding(i)
                 .iter()
                 .any(|h| rules.is_floor(-h.direction))
     };

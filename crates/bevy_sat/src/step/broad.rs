@@ -3,16 +3,52 @@
 
 use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
-use sat_core::SweepAndPrune;
+use sat_core::{Aabb, SweepAndPrune};
 
 use super::seams::mark_internal_faces;
-use super::{Kind, StepState};
+use super::{Body, Kind, StepState};
 use crate::components::CollisionLayers;
 use crate::config::SatConfig;
+
+/// What the broad phase needs of body `i`, at `inputs[i]`: written by prepare as it places the
+/// body, so that the broad phase streams this small array instead of reading a cache line of
+/// every body record (at tens of thousands of bodies, those reads waited on memory).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BroadInput {
+    pub entity: Entity,
+    /// The AABB swept over the step's motion, grown by the contact margin.
+    pub swept: Aabb,
+    /// Resolution may push the body ([`Body::pushable`](super::Body::pushable)).
+    pub pushable: bool,
+    /// Mighty and not a sensor.
+    pub solid_mighty: bool,
+    /// Solid Mighty and not a one-way platform: its faces can be hidden by flush neighbours.
+    pub seamable: bool,
+    /// Its [`CollisionLayers`] are not the default ones.
+    pub custom_layers: bool,
+}
+
+impl BroadInput {
+    /// The input for `body`, whose placed shape has the box `aabb`, moved by `motion` this
+    /// step.
+    pub fn of(body: &Body, aabb: Aabb, motion: Vec2, margin: f32) -> Self {
+        let solid_mighty = body.kind == Kind::Mighty && !body.sensor;
+        Self {
+            entity: body.entity,
+            swept: aabb.swept(-motion).grown(margin),
+            pushable: body.pushable(),
+            solid_mighty,
+            seamable: solid_mighty && body.one_way.is_none(),
+            custom_layers: body.layers != CollisionLayers::default(),
+        }
+    }
+}
 
 /// Broad-phase storage kept across steps.
 #[derive(Default, Debug)]
 pub(crate) struct BroadState {
+    /// Per body, filled by prepare.
+    pub inputs: Vec<BroadInput>,
     sap: SweepAndPrune,
     slots: EntityHashMap<u32>,
     free: Vec<u32>,
@@ -64,23 +100,23 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     broad.seamable.reset(count);
     broad.custom_layers.reset(count);
     let mut same_order = count == broad.last.len();
-    for (i, body) in state.bodies.iter().enumerate() {
-        if body.kind == Kind::Mighty && !body.sensor {
+    for (i, input) in broad.inputs.iter().enumerate() {
+        if input.solid_mighty {
             broad.solid_mighty.insert(i);
-            if body.one_way.is_none() {
-                broad.seamable.insert(i);
-            }
         }
-        if body.layers != CollisionLayers::default() {
+        if input.seamable {
+            broad.seamable.insert(i);
+        }
+        if input.custom_layers {
             broad.custom_layers.insert(i);
         }
         let slot = match broad.last.get(i) {
-            Some(&(entity, slot)) if entity == body.entity => slot,
+            Some(&(entity, slot)) if entity == input.entity => slot,
             _ => {
                 same_order = false;
                 *broad
                     .slots
-                    .entry(body.entity)
+                    .entry(input.entity)
                     .or_insert_with(|| broad.free.pop().unwrap_or(broad.slot_body.len() as u32))
             }
         };
@@ -89,10 +125,10 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
         }
         broad.slot_body[slot as usize] = i as u32;
         // A Weak body can be pushed up to `reach` beyond its own sweep during resolution.
-        let aabb = if body.pushable() {
-            body.swept.grown(state.reach)
+        let aabb = if input.pushable {
+            input.swept.grown(state.reach)
         } else {
-            body.swept
+            input.swept
         };
         // Bodies were placed successfully, so the box is finite; a refusal cannot happen, and
         // would only leave the previous box in place.
@@ -110,10 +146,10 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
             present
         });
         broad.last.clear();
-        broad.last.extend(state.bodies.iter().map(|b| {
+        broad.last.extend(broad.inputs.iter().map(|input| {
             (
-                b.entity,
-                broad.slots.get(&b.entity).copied().unwrap_or(u32::MAX),
+                input.entity,
+                broad.slots.get(&input.entity).copied().unwrap_or(u32::MAX),
             )
         }));
     }

@@ -11,7 +11,7 @@ pub(crate) mod seams;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;
-use sat_core::{Aabb, Contact, Hit, Shape};
+use sat_core::{Contact, Hit, Shape};
 
 use crate::components::{CollisionLayers, ContactFlags, OneWayPlatform};
 use crate::contacts::ContactPair;
@@ -34,8 +34,6 @@ pub(crate) enum Kind {
 #[repr(C, align(64))]
 pub(crate) struct Body {
     pub entity: Entity,
-    /// The AABB swept over the step's motion, grown by the contact margin.
-    pub swept: Aabb,
     /// The entity's translation (x, y): after integration, then as resolution moves it.
     pub position: Vec2,
     pub velocity: Vec2,
@@ -74,7 +72,6 @@ impl Body {
     pub fn new(entity: Entity, shape: Shape) -> Self {
         Self {
             entity,
-            swept: shape.aabb(),
             position: Vec2::ZERO,
             velocity: Vec2::ZERO,
             layers: CollisionLayers::default(),

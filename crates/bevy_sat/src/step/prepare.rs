@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 use sat_core::Pose;
 
+use super::broad::BroadInput;
 use super::{Body, Kind, StepState};
 use crate::components::{
     CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
@@ -63,6 +64,7 @@ pub(crate) fn prepare_bodies(
     let mut riders = false;
     let margin = config.contact_margin.max(0.0);
     let warnings = &mut state.warnings;
+    state.broad.inputs.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
         let (one_way, drop_through, flags) = extra;
         let kind = match (mighty, weak) {
@@ -129,7 +131,6 @@ pub(crate) fn prepare_bodies(
         reach_squared = reach_squared.max(moved.length_squared());
         // Field by field: the shape is already in place.
         body.entity = entity;
-        body.swept = aabb.swept(-moved).grown(margin);
         body.position = pose.translation;
         body.velocity = v;
         body.layers = layers.copied().unwrap_or_default();
@@ -145,6 +146,10 @@ pub(crate) fn prepare_bodies(
         body.rotation = pose.rotation;
         body.support = support;
         body.internal = 0;
+        state
+            .broad
+            .inputs
+            .push(BroadInput::of(body, aabb, moved, margin));
     }
     state.bodies.truncate(count);
     state.reach = reach_squared.sqrt();
@@ -200,12 +205,13 @@ fn carry_riders(state: &mut StepState, margin: f32) {
             0,
         );
     }
-    for (body, carry) in state.bodies.iter_mut().zip(&scratch.carry) {
+    for (i, (body, carry)) in state.bodies.iter_mut().zip(&scratch.carry).enumerate() {
         if let Some(offset) = carry.filter(|c| *c != Vec2::ZERO) {
             body.shift(offset);
             let motion = body.motion();
             state.reach = state.reach.max(motion.length());
-            body.swept = body.shape.aabb().swept(-motion).grown(margin);
+            state.broad.inputs[i].swept =
+                BroadInput::of(body, body.shape.aabb(), motion, margin).swept;
         }
     }
 }

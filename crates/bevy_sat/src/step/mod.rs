@@ -204,7 +204,8 @@ impl PairContact {
 /// Buffers the stages reuse so that a step allocates nothing once warmed up.
 #[derive(Default, Debug)]
 pub(crate) struct Scratch {
-    pub own_motion: Vec<Vec2>,
+    /// The bodies that stood on something at the end of the last step, in order.
+    pub riders: Vec<usize>,
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,

@@ -61,7 +61,7 @@ pub(crate) fn prepare_bodies(
     // The longest motion, squared until the end: one square root per step, not per body.
     let mut reach_squared = 0.0f32;
     let mut count = 0;
-    let mut riders = false;
+    state.scratch.riders.clear();
     let margin = config.contact_margin.max(0.0);
     let warnings = &mut state.warnings;
     state.broad.inputs.clear();
@@ -126,7 +126,9 @@ pub(crate) fn prepare_bodies(
         let support = flags
             .and_then(|f| f.standing_on())
             .filter(|_| kind == Kind::Weak);
-        riders |= support.is_some();
+        if support.is_some() {
+            state.scratch.riders.push(slot);
+        }
         let moved = pose.translation - start; // as `Body::motion` gives it
         reach_squared = reach_squared.max(moved.length_squared());
         // Field by field: the shape is already in place.
@@ -154,7 +156,7 @@ pub(crate) fn prepare_bodies(
     state.bodies.truncate(count);
     state.reach = reach_squared.sqrt();
     // Only riders need the entity → body lookup; most steps of most scenes have few.
-    if riders {
+    if !state.scratch.riders.is_empty() {
         carry_riders(state, margin);
     }
 }
@@ -167,46 +169,37 @@ pub(crate) fn prepare_bodies(
 #[inline(never)]
 fn carry_riders(state: &mut StepState, margin: f32) {
     let scratch = &mut state.scratch;
-    scratch.own_motion.clear();
-    scratch
-        .own_motion
-        .extend(state.bodies.iter().map(Body::motion));
+    let bodies = &mut state.bodies;
     scratch.support.clear();
-    for (i, body) in state.bodies.iter().enumerate() {
-        let Some(support) = body.support else {
-            scratch.support.push(None);
+    scratch.support.resize(bodies.len(), None);
+    for &i in &scratch.riders {
+        let Some(support) = bodies[i].support else {
             continue;
         };
         // Last step's index of the support, if the bodies came in the same order; else (only
         // then) the entity → body lookup, built once.
         let hint = state.support_index.get(i).map(|&s| s as usize);
-        let found = match hint.filter(|&s| state.bodies.get(s).is_some_and(|b| b.entity == support))
-        {
-            Some(s) => Some(s),
-            None => {
-                if state.index.is_empty() {
-                    state
-                        .index
-                        .extend(state.bodies.iter().enumerate().map(|(k, b)| (b.entity, k)));
+        scratch.support[i] =
+            match hint.filter(|&s| bodies.get(s).is_some_and(|b| b.entity == support)) {
+                Some(s) => Some(s),
+                None => {
+                    if state.index.is_empty() {
+                        state
+                            .index
+                            .extend(bodies.iter().enumerate().map(|(k, b)| (b.entity, k)));
+                    }
+                    state.index.get(&support).copied()
                 }
-                state.index.get(&support).copied()
-            }
-        };
-        scratch.support.push(found);
+            };
     }
     scratch.carry.clear();
-    scratch.carry.resize(state.bodies.len(), None);
-    for i in 0..state.bodies.len() {
-        carry_of(
-            i,
-            &scratch.own_motion,
-            &scratch.support,
-            &mut scratch.carry,
-            0,
-        );
+    scratch.carry.resize(bodies.len(), None);
+    for &i in &scratch.riders {
+        carry_of(i, bodies, &scratch.support, &mut scratch.carry, 0);
     }
-    for (i, (body, carry)) in state.bodies.iter_mut().zip(&scratch.carry).enumerate() {
-        if let Some(offset) = carry.filter(|c| *c != Vec2::ZERO) {
+    for &i in &scratch.riders {
+        let body = &mut bodies[i];
+        if let Some(offset) = scratch.carry[i].filter(|c| *c != Vec2::ZERO) {
             body.shift(offset);
             let motion = body.motion();
             state.reach = state.reach.max(motion.length());
@@ -217,10 +210,11 @@ fn carry_riders(state: &mut StepState, margin: f32) {
 }
 
 /// The carry of body `i`: its support's own motion plus the support's carry (bounded depth, so
-/// a cycle of supports ends instead of looping).
+/// a cycle of supports ends instead of looping). Bodies are not carried yet: their motion is
+/// their own.
 fn carry_of(
     i: usize,
-    own: &[Vec2],
+    bodies: &[Body],
     support: &[Option<usize>],
     carry: &mut [Option<Vec2>],
     depth: usize,
@@ -231,7 +225,7 @@ fn carry_of(
     }
     let value = match support[i] {
         Some(s) if s != i && depth < MAX_DEPTH => {
-            own[s] + carry_of(s, own, support, carry, depth + 1)
+            bodies[s].motion() + carry_of(s, bodies, support, carry, depth + 1)
         }
         _ => Vec2::ZERO,
     };

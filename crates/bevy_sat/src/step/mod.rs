@@ -160,10 +160,29 @@ impl Body {
 pub(crate) enum Pushes {
     /// Never pushed apart: a sensor is involved, or neither body is Weak.
     Never,
-    /// The Weak body is pushed out of the Mighty one.
-    MightyWeak,
+    /// Weak `a` is pushed out of Mighty `b`.
+    AOutOfB,
+    /// Weak `b` is pushed out of Mighty `a`.
+    BOutOfA,
     /// Both are Weak: they split the push.
-    WeakWeak,
+    Split,
+}
+
+impl Pushes {
+    /// Whether a Weak body is pushed out of a Mighty one.
+    pub fn out_of_mighty(self) -> bool {
+        matches!(self, Self::AOutOfB | Self::BOutOfA)
+    }
+
+    /// Which of `a` and `b` resolution may push: the Weak ones.
+    pub fn weak(self) -> (bool, bool) {
+        match self {
+            Self::Never => (false, false),
+            Self::AOutOfB => (true, false),
+            Self::BOutOfA => (false, true),
+            Self::Split => (true, true),
+        }
+    }
 }
 
 /// A candidate pair that touches at the end of the step (within the contact margin) or meets
@@ -180,7 +199,7 @@ pub(crate) struct PairContact {
     pub may_move: bool,
     /// Whether one of the bodies is a one-way platform.
     pub one_way: bool,
-    /// For [`Pushes::WeakWeak`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where the narrow
+    /// For [`Pushes::Split`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where the narrow
     /// phase saw them.
     pub bottom: f32,
     /// The contact at the end of the narrow phase, within the contact margin plus, for pairs
@@ -201,6 +220,16 @@ impl PairContact {
     }
 }
 
+/// A pair touching after resolution: its bodies' indices, the pair as reported, and how
+/// resolution treated it (for the contact flags, which only Weak bodies get).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Final {
+    pub a: usize,
+    pub b: usize,
+    pub pair: ContactPair,
+    pub pushes: Pushes,
+}
+
 /// Buffers the stages reuse so that a step allocates nothing once warmed up.
 #[derive(Default, Debug)]
 pub(crate) struct Scratch {
@@ -211,7 +240,7 @@ pub(crate) struct Scratch {
     pub narrow_parts: Vec<Vec<PairContact>>,
     pub final_keys: Vec<pair_sort::PairKey>,
     pub sort_scratch: Vec<pair_sort::PairKey>,
-    pub sorted_finals: Vec<(usize, usize, ContactPair)>,
+    pub sorted_finals: Vec<Final>,
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.
@@ -243,7 +272,7 @@ pub(crate) struct StepState {
     pub reach: f32,
     pub broad: broad::BroadState,
     /// The touching pairs after resolution, with body indices.
-    pub finals: Vec<(usize, usize, ContactPair)>,
+    pub finals: Vec<Final>,
     /// Per body: touching a one-way platform after this step (within the margin).
     pub on_one_way: Vec<bool>,
     /// Weak bodies squeezed between Mighty bodies this step, as `(body, crusher)` sorted, each

@@ -67,8 +67,9 @@ pub(crate) fn test_pair(
     }
     let pushes = match (body_a.kind, body_b.kind) {
         _ if !resolvable => Pushes::Never,
-        (Kind::Weak, Kind::Weak) => Pushes::WeakWeak,
-        _ => Pushes::MightyWeak,
+        (Kind::Weak, Kind::Weak) => Pushes::Split,
+        (Kind::Weak, Kind::Mighty) => Pushes::AOutOfB,
+        (Kind::Mighty, _) => Pushes::BOutOfA,
     };
     Some(PairContact {
         a,
@@ -77,7 +78,7 @@ pub(crate) fn test_pair(
         pushes,
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
-        bottom: if pushes == Pushes::WeakWeak {
+        bottom: if pushes == Pushes::Split {
             body_a.bottom().min(body_b.bottom())
         } else {
             0.0 // only Weak pairs resolution pushes apart are ordered by it

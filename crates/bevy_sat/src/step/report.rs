@@ -5,48 +5,51 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::pair_sort::{PairKey, sort_pairs};
-use super::{Body, Kind, StepState};
+use super::{Body, Final, StepState};
 use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
 use crate::config::SatConfig;
 use crate::contacts::{ContactPair, Contacts};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 
 /// The contact flags of every body from the final contacts, and the index of the body each
-/// stands on.
+/// stands on. Only what the contacts carry is read, no body record: with tens of thousands of
+/// bodies, a record read per contact was a visible wait.
 pub(crate) fn contact_flags(
     config: &SatConfig,
-    bodies: &[Body],
-    contacts: &[(usize, usize, ContactPair)],
+    bodies: usize,
+    contacts: &[Final],
     flags: &mut Vec<ContactFlags>,
     support_index: &mut Vec<u32>,
 ) {
     flags.clear();
-    flags.resize(bodies.len(), ContactFlags::default());
+    flags.resize(bodies, ContactFlags::default());
     support_index.clear();
-    support_index.resize(bodies.len(), u32::MAX);
+    support_index.resize(bodies, u32::MAX);
     let level = config
         .max_floor_angle
         .clamp(0.0, core::f32::consts::FRAC_PI_2)
         .cos();
-    for (a, b, pair) in contacts {
+    for contact in contacts {
+        let pair = &contact.pair;
         if !pair.resolved {
             continue;
         }
+        let (a_weak, b_weak) = contact.pushes.weak();
         // Each Weak body of the pair, with the direction it is pushed out (away from the other).
-        for (body, other, out) in [
-            (*a, *b, -pair.contact.normal),
-            (*b, *a, pair.contact.normal),
+        for (weak, body, other, out) in [
+            (a_weak, contact.a, (contact.b, pair.b), -pair.contact.normal),
+            (b_weak, contact.b, (contact.a, pair.a), pair.contact.normal),
         ] {
-            if bodies[body].kind != Kind::Weak {
+            if !weak {
                 continue;
             }
             let f = &mut flags[body];
             if out.y >= level {
                 f.floor = true;
                 if f.standing_on.is_none() || out.y > f.floor_normal.y {
-                    f.standing_on = Some(bodies[other].entity);
+                    f.standing_on = Some(other.1);
                     f.floor_normal = out;
-                    support_index[body] = other as u32;
+                    support_index[body] = other.0 as u32;
                 }
             } else if -out.y >= level {
                 f.ceiling = true;
@@ -128,16 +131,17 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
             p.contact.filter(|c| c.depth >= -margin)
         };
         let Some(contact) = contact else { continue };
-        state.finals.push((
-            p.a,
-            p.b,
-            ContactPair {
+        state.finals.push(Final {
+            a: p.a,
+            b: p.b,
+            pair: ContactPair {
                 a: p.entities.0,
                 b: p.entities.1,
                 contact,
                 resolved: !p.unpushed(),
             },
-        ));
+            pushes: p.pushes,
+        });
         if p.one_way {
             state.on_one_way[p.a] = true;
             state.on_one_way[p.b] = true;
@@ -147,17 +151,11 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     // Sorting small keys and gathering once is cheaper than moving whole records around.
     let keys = &mut state.scratch.final_keys;
     keys.clear();
-    keys.extend(
-        state
-            .finals
-            .iter()
-            .enumerate()
-            .map(|(i, (_, _, pair))| PairKey {
-                a: pair.a,
-                b: pair.b,
-                index: i as u32,
-            }),
-    );
+    keys.extend(state.finals.iter().enumerate().map(|(i, f)| PairKey {
+        a: f.pair.a,
+        b: f.pair.b,
+        index: i as u32,
+    }));
     sort_pairs(keys, &mut state.scratch.sort_scratch);
     let sorted = &mut state.scratch.sorted_finals;
     sorted.clear();
@@ -165,7 +163,7 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     std::mem::swap(&mut state.finals, sorted);
     contact_flags(
         config,
-        &state.bodies,
+        state.bodies.len(),
         &state.finals,
         &mut state.flags,
         &mut state.support_index,
@@ -183,9 +181,7 @@ pub(crate) fn report_contacts(
 ) {
     let state = &mut *state;
     contacts.pairs.clear();
-    contacts
-        .pairs
-        .extend(state.finals.iter().map(|(_, _, pair)| *pair));
+    contacts.pairs.extend(state.finals.iter().map(|f| f.pair));
     let previous = std::mem::take(&mut state.touching);
     let mut old = previous.iter().peekable();
     for pair in &contacts.pairs {

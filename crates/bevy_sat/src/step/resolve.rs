@@ -277,7 +277,7 @@ fn order_pairs(
     pairs: &mut Vec<PairContact>,
     work: &mut Work,
 ) -> (usize, core::ops::Range<usize>) {
-    let mighty_weak = |p: &PairContact| !p.passing && p.pushes == Pushes::MightyWeak;
+    let mighty_weak = |p: &PairContact| !p.passing && p.pushes.out_of_mighty();
     let mut mighty_weak_count = 0;
     work.weak_weak.clear();
     for (k, p) in pairs.iter().enumerate() {
@@ -444,7 +444,7 @@ fn mighty_weak_push(
     rules: &Rules,
 ) -> (usize, usize, Option<Push>) {
     let pair = &pairs[k];
-    let weak_is_a = bodies[pair.a].kind == Kind::Weak;
+    let weak_is_a = pair.pushes == Pushes::AOutOfB;
     let (w, m) = if weak_is_a {
         (pair.a, pair.b)
     } else {

@@ -13,8 +13,9 @@ use bevy::prelude::*;
 #[derive(Resource, Reflect, Clone, Debug, PartialEq)]
 #[reflect(Resource, Clone, Debug, PartialEq, Default)]
 pub struct SatConfig {
-    /// Resolution passes per step (default 4). More passes settle deeper stacks and longer
-    /// chains of pushed bodies within one step.
+    /// Resolution passes per step at most (default 4). More passes settle deeper stacks and
+    /// longer chains of pushed bodies within one step; a step stops early after a pass that
+    /// moves nothing, since every further pass would do the same.
     pub passes: u32,
     /// Acceleration added to the [`Velocity`](crate::Velocity) of every
     /// [`Weak`](crate::Weak) body each step, in units per second squared (default zero).

@@ -5,7 +5,8 @@
 //! 2. Fast pairs are placed at their time of impact: the approaching part of the motion after
 //!    the impact is taken back, the sliding part kept.
 //! 3. For a few passes, Weak bodies are pushed out of Mighty ones and Weak pairs are split,
-//!    ground first, with support propagated up through stacks ("holds").
+//!    ground first, with support propagated up through stacks ("holds"); after a pass that
+//!    moved nothing, the next ones would change nothing either and are skipped.
 //! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
 //!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
 //! 5. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
@@ -65,6 +66,7 @@ impl Work {
     fn shift(&mut self, bodies: &mut [Body], i: usize, offset: Vec2) {
         bodies[i].shift(offset);
         self.versions[i] = self.versions[i].wrapping_add(1);
+        self.moves = self.moves.wrapping_add(1);
     }
 
     /// The contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are now: the
@@ -156,6 +158,9 @@ pub(crate) struct Work {
     /// Per body, how many times resolution has moved it this step: a contact computed at the
     /// same versions of both bodies is still exact, and at versions 0 it is the narrow phase's.
     versions: Vec<u32>,
+    /// Counts every move resolution makes (never reset): a pass that leaves it unchanged moved
+    /// nothing.
+    moves: u64,
     /// While ordering the pairs ([`order_pairs`]): the Weak pairs, ground first: the bits of
     /// the lower body's bottom ([`ordered_bits`]), then the pair's index, in one word.
     weak_weak: Vec<u64>,
@@ -251,11 +256,17 @@ pub(crate) fn resolve(
         return; // nothing to push (sensors only, or nothing touching)
     }
     for _ in 0..rules.passes {
+        let moves = work.moves;
         work.holds.clear(bodies.len());
         mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
         for k in weak_weak.clone() {
             let contact = work.contact(k, bodies, &pairs[k], rules.margin);
             split_weak_pair(bodies, &pairs[k], contact, work);
+        }
+        if work.moves == moves {
+            // Settled: with nothing moved, every contact and hold of the next pass would be
+            // the same, and so would its (lack of) pushes.
+            break;
         }
     }
     // Last word to the Mighty bodies: whatever Weak bodies did to each other, none ends inside

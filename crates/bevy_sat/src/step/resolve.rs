@@ -150,7 +150,8 @@ struct Cached {
 /// Reused storage for resolution.
 #[derive(Default, Debug)]
 pub(crate) struct Work {
-    /// Per pair (same index as the narrow-phase pairs), its last computed contact.
+    /// Per pair (same index as the step's pairs, in the order [`order_pairs`] gives them), its
+    /// last computed contact.
     cache: Vec<Cached>,
     /// Counts steps, so that cache entries of earlier steps are never taken for current ones.
     step: u32,
@@ -300,6 +301,7 @@ fn order_pairs(
             } else {
                 bodies[p.a].bottom().min(bodies[p.b].bottom()) // placed at a time of impact
             };
+            // (Pair indices fit 32 bits: 2^32 pairs would take hundreds of GiB.)
             work.weak_weak
                 .push(u64::from(ordered_bits(bottom)) << 32 | k as u64);
         }

@@ -153,14 +153,8 @@ impl ConvexPolygon {
         let source = |k: usize| if mirrored { n - 1 - k } else { k };
         for (k, v) in vertices.iter_mut().take(n).enumerate() {
             *v = pose.transform_point(self.vertices[source(k)]);
-            if !in_range(*v) {
-                return Err(TransformError::OutOfRange);
-            }
         }
-        // Far from the origin, f32 round-off can merge the corners of a small shape.
-        if (0..n).any(|k| vertices[k] == vertices[(k + 1) % n]) {
-            return Err(TransformError::OutOfRange);
-        }
+        check_placed(&vertices[..n])?;
         let mut axis_mask = 0u16;
         if pose.scale == Vec2::ONE {
             for (world, local) in normals.iter_mut().zip(self.normals()) {
@@ -202,14 +196,8 @@ impl ConvexPolygon {
         let mut vertices = self.vertices;
         for v in &mut vertices[..n] {
             *v += by;
-            if !in_range(*v) {
-                return Err(TransformError::OutOfRange);
-            }
         }
-        // Far from the origin, f32 round-off can merge the corners of a small shape.
-        if (0..n).any(|k| vertices[k] == vertices[(k + 1) % n]) {
-            return Err(TransformError::OutOfRange);
-        }
+        check_placed(&vertices[..n])?;
         out.vertices[..n].copy_from_slice(&vertices[..n]);
         out.normals[..n].copy_from_slice(&self.normals[..n]);
         out.len = self.len;
@@ -219,6 +207,18 @@ impl ConvexPolygon {
         out.radius = self.radius;
         Ok(())
     }
+}
+
+/// Refuses a placed outline with a vertex out of range, or with two corners merged (far from
+/// the origin, f32 round-off can merge the corners of a small shape).
+fn check_placed(vertices: &[Vec2]) -> Result<(), TransformError> {
+    let n = vertices.len();
+    if !vertices.iter().all(|v| in_range(*v))
+        || (0..n).any(|k| vertices[k] == vertices[(k + 1) % n])
+    {
+        return Err(TransformError::OutOfRange);
+    }
+    Ok(())
 }
 
 impl Circle {

@@ -35,12 +35,17 @@ impl BroadInput {
         let solid_mighty = body.kind == Kind::Mighty && !body.sensor;
         Self {
             entity: body.entity,
-            swept: aabb.swept(-motion).grown(margin),
+            swept: Self::swept(aabb, motion, margin),
             pushable: body.pushable(),
             solid_mighty,
             seamable: solid_mighty && body.one_way.is_none(),
             custom_layers: body.layers != CollisionLayers::default(),
         }
+    }
+
+    /// The box `aabb` swept back over `motion` (to where the step started), grown by `margin`.
+    pub fn swept(aabb: Aabb, motion: Vec2, margin: f32) -> Aabb {
+        aabb.swept(-motion).grown(margin)
     }
 }
 

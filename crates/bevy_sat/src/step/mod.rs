@@ -27,9 +27,10 @@ pub(crate) enum Kind {
 
 /// One collider for the duration of a step: everything the stages need, in one place.
 ///
-/// The passes that walk every body (broad phase, write-back) read only the fields before
-/// `shape`: they are laid out first (`repr(C)`) and the record starts on a cache line, so such a
-/// pass touches one line per body instead of the whole record.
+/// The passes that walk every body (write-back) read only the fields before `shape`: they are
+/// laid out first (`repr(C)`) and the record starts on a cache line, so such a pass touches one
+/// line per body instead of the whole record. (The broad phase reads none of it: see
+/// [`broad::BroadInput`].)
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Body {
@@ -199,8 +200,8 @@ pub(crate) struct PairContact {
     pub may_move: bool,
     /// Whether one of the bodies is a one-way platform.
     pub one_way: bool,
-    /// For [`Pushes::Split`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where the narrow
-    /// phase saw them.
+    /// For [`Pushes::Split`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where
+    /// the narrow phase saw them.
     pub bottom: f32,
     /// The contact at the end of the narrow phase, within the contact margin plus, for pairs
     /// resolution may bring together, the step's reach. `depth < -margin`: not touching yet.

@@ -38,20 +38,15 @@ pub(crate) fn test_pair(
     let (body_a, body_b) = (&bodies[a], &bodies[b]);
     let relative = body_a.motion() - body_b.motion();
     let limit = config.sweep_fraction.max(0.0) * body_a.size.min(body_b.size);
+    let margin = config.contact_margin.max(0.0);
     let hit = if relative.length_squared() > limit * limit {
-        let mut start_a = body_a.shape;
-        start_a.translate(-body_a.motion());
-        let mut start_b = body_b.shape;
-        start_b.translate(-body_b.motion());
         // A pair touching at the start counts too when it moves into itself: a fast wall
         // pushing a box it already touches must not pass through it.
-        let margin = config.contact_margin.max(0.0);
-        sweep(&start_a, &start_b, relative)
+        sweep(&body_a.start_shape(), &body_b.start_shape(), relative)
             .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
     } else {
         None
     };
-    let margin = config.contact_margin.max(0.0);
     let resolvable = body_a.resolves_with(body_b);
     let reach = if resolvable {
         reach + config.floor_snap_distance.max(0.0)

@@ -203,8 +203,7 @@ fn carry_riders(state: &mut StepState, margin: f32) {
             body.shift(offset);
             let motion = body.motion();
             state.reach = state.reach.max(motion.length());
-            state.broad.inputs[i].swept =
-                BroadInput::of(body, body.shape.aabb(), motion, margin).swept;
+            state.broad.inputs[i].swept = BroadInput::swept(body.shape.aabb(), motion, margin);
         }
     }
 }

@@ -212,3 +212,61 @@ proptest! {
         }
     }
 }
+
+/// A shape as a polygon, when it is one.
+fn polygon(shape: &Shape) -> Option<&sat_core::ConvexPolygon> {
+    match shape {
+        Shape::Polygon(p) => Some(p),
+        Shape::Circle(_) => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Axes measured once answer for the pair after B translates: the depth is the reference's
+    /// penetration of A and the moved B, the normal separates them by that much, and the
+    /// contact on the axis has its points where the moved shapes meet.
+    #[test]
+    fn measured_axes_follow_translation(a in placed_shape(), b in placed_shape(),
+                                        dx in -20.0f32..20.0, dy in -20.0f32..20.0) {
+        let (Some(pa), Some(pb)) = (polygon(&a), polygon(&b)) else { return Ok(()) };
+        let mut axes = Vec::new();
+        sat_core::measure_axes(pa, pb, &mut axes);
+        let offset = Vec2::new(dx, dy);
+        let moved = translated(&b, offset);
+        let diff = Difference::new(&a, &moved);
+        let reference = diff.signed_distance();
+        let tol = tolerance(&a, &moved) + 2.0e-5 * f64::from(offset.length());
+        prop_assume!(reference.abs() > tol);
+        let found = sat_core::least_overlap_after(&axes, offset, 0.0);
+        prop_assert_eq!(found.is_some(), reference < 0.0, "reference distance {}", reference);
+        let Some(found) = found else { return Ok(()) };
+        prop_assert!((f64::from(found.depth) + reference).abs() <= 4.0 * tol,
+            "depth {} vs reference {}", found.depth, -reference);
+        let exit = diff.exit_distance(-found.normal.as_dvec2());
+        prop_assert!((exit + reference).abs() <= 4.0 * tol,
+            "moving A along -normal needs {} to separate, depth is {}", exit, -reference);
+        // On the same axis as `collide` finds for the moved pair, the same contact points.
+        let contact = found.contact(pa, polygon(&moved).expect("a polygon stays one"));
+        prop_assert_eq!((contact.normal, contact.depth), (found.normal, found.depth));
+        let direct = collide(&a, &moved).expect("the reference says they overlap");
+        if (direct.normal - found.normal).length() < 1e-4 {
+            prop_assert_eq!(contact.point_count, direct.point_count);
+            for (p, q) in contact.points().iter().zip(direct.points()) {
+                prop_assert!(f64::from(p.distance(*q)) <= 4.0 * tol, "point {} vs {}", p, q);
+            }
+        }
+    }
+
+    /// With nothing moved, measured axes give exactly what `collide_within` gives.
+    #[test]
+    fn measured_axes_at_rest_are_collide(a in placed_shape(), b in placed_shape(), margin in 0.0f32..5.0) {
+        let (Some(pa), Some(pb)) = (polygon(&a), polygon(&b)) else { return Ok(()) };
+        let mut axes = Vec::new();
+        sat_core::measure_axes(pa, pb, &mut axes);
+        let found = sat_core::least_overlap_after(&axes, Vec2::ZERO, margin)
+            .map(|o| o.contact(pa, pb));
+        prop_assert_eq!(found, sat_core::collide_within(&a, &b, margin));
+    }
+}

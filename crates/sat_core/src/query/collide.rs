@@ -62,41 +62,67 @@ pub fn collide_within<A: AsShape + ?Sized, B: AsShape + ?Sized>(
     }
 }
 
-/// The axis with the least overlap so far.
-pub(crate) struct Best {
-    depth: f32,
-    normal: Vec2,
-    on_a: bool,
+/// The axis of least overlap between two polygons: the contact's normal and depth, and where
+/// the axis came from (which [`AxisOverlap::contact`] needs to clip the contact points).
+///
+/// Given by [`least_overlap_after`](crate::least_overlap_after); [`collide`] finds the same
+/// one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AxisOverlap {
+    /// Unit vector from A towards B.
+    pub normal: Vec2,
+    /// Overlap along `normal`; negative: the gap, for shapes apart by less than the margin.
+    pub depth: f32,
+    pub(crate) on_a: bool,
     /// The index of the axis's edge normal in the polygon it belongs to.
-    edge: usize,
+    pub(crate) edge: u8,
     /// Whether `normal` is that edge normal itself (else its opposite).
-    along_edge: bool,
+    pub(crate) along_edge: bool,
 }
 
-impl Best {
+impl AxisOverlap {
     /// The reference face for clipping when it is the axis's own edge: the edge whose outward
     /// normal is the contact normal out of the reference polygon. (When the normal is the
     /// opposite of the edge's, the face has to be searched for.)
     fn reference_face(&self) -> Option<usize> {
         // A's axis: the normal points out of A (from A to B); B's: the reference normal is
         // the opposite of the contact normal.
-        (self.along_edge == self.on_a).then_some(self.edge)
+        (self.along_edge == self.on_a).then_some(usize::from(self.edge))
+    }
+
+    /// The full contact on this axis, contact points included, between `a` and `b` where they
+    /// are now: the polygons this overlap was found for.
+    pub fn contact(&self, a: &ConvexPolygon, b: &ConvexPolygon) -> Contact {
+        let face = self.reference_face();
+        if self.on_a {
+            clip_manifold(a, b, self.normal, self.depth, face)
+        } else {
+            clip_manifold(b, a, -self.normal, self.depth, face).flipped()
+        }
     }
 }
 
-/// Weighs one axis given both projections on it: returns `false` if it separates the shapes,
-/// otherwise keeps it in `best` when it overlaps least. The sign is the shorter way out.
+/// No axis weighed yet.
+pub(crate) const NO_AXIS: AxisOverlap = AxisOverlap {
+    depth: f32::INFINITY,
+    normal: Vec2::ZERO,
+    on_a: true,
+    edge: 0,
+    along_edge: true,
+};
+
+/// Weighs one axis given how far A must move to leave B along it, each way
+/// (`out_negative` along `-axis`, `out_positive` along `+axis`): returns `false` if it separates
+/// the shapes, otherwise keeps it in `best` when it overlaps least. The sign is the shorter way
+/// out.
 #[inline]
-fn test_axis(
-    (a_min, a_max): (f32, f32),
-    (b_min, b_max): (f32, f32),
-    (axis, edge): (Vec2, usize),
+pub(crate) fn test_axis(
+    (out_negative, out_positive): (f32, f32),
+    (axis, edge): (Vec2, u8),
     on_a: bool,
     margin: f32,
-    best: &mut Best,
+    best: &mut AxisOverlap,
 ) -> bool {
-    let out_negative = a_max - b_min; // A leaves along -axis
-    let out_positive = b_max - a_min; // A leaves along +axis
     if out_negative < -margin || out_positive < -margin {
         return false;
     }
@@ -107,7 +133,7 @@ fn test_axis(
         (out_positive, -axis)
     };
     if depth < best.depth {
-        *best = Best {
+        *best = AxisOverlap {
             depth,
             normal,
             on_a,
@@ -118,16 +144,16 @@ fn test_axis(
     true
 }
 
+/// How far A must move to leave B along `-axis` and `+axis`, given their projections on it.
+#[inline]
+pub(crate) fn exits((a_min, a_max): (f32, f32), (b_min, b_max): (f32, f32)) -> (f32, f32) {
+    (a_max - b_min, b_max - a_min)
+}
+
 /// The contact between two polygons. On equal overlap, A's axes win (A holds the reference
 /// face), which keeps the answer stable from step to step.
 fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Contact> {
-    let best = least_overlap(a, b, margin)?;
-    let face = best.reference_face();
-    Some(if best.on_a {
-        clip_manifold(a, b, best.normal, best.depth, face)
-    } else {
-        clip_manifold(b, a, -best.normal, best.depth, face).flipped()
-    })
+    Some(least_overlap(a, b, margin)?.contact(a, b))
 }
 
 /// The axis of least overlap between two polygons, or `None` when one separates them by more
@@ -136,19 +162,17 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 /// A polygon's extent on its own axis takes two dot products (its edge vertex and the
 /// antipode); only the other polygon is projected vertex by vertex. B's axes that are exactly
 /// A's (or their opposites, as for two unrotated boxes) are not weighed twice.
-pub(crate) fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Best> {
+pub(crate) fn least_overlap(
+    a: &ConvexPolygon,
+    b: &ConvexPolygon,
+    margin: f32,
+) -> Option<AxisOverlap> {
     let origin = a.vertices[0];
-    let mut best = Best {
-        depth: f32::INFINITY,
-        normal: Vec2::ZERO,
-        on_a: true,
-        edge: 0,
-        along_edge: true,
-    };
+    let mut best = NO_AXIS;
     for i in a.axis_indices() {
         let axis = a.normals[i];
-        let (a_extent, b_extent) = (a.own_extent_from(origin, i), b.project_from(origin, axis));
-        if !test_axis(a_extent, b_extent, (axis, i), true, margin, &mut best) {
+        let out = exits(a.own_extent_from(origin, i), b.project_from(origin, axis));
+        if !test_axis(out, (axis, i as u8), true, margin, &mut best) {
             return None;
         }
     }
@@ -157,8 +181,8 @@ pub(crate) fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -
         if a.axes().any(|own| own == axis || own == -axis) {
             continue;
         }
-        let (a_extent, b_extent) = (a.project_from(origin, axis), b.own_extent_from(origin, i));
-        if !test_axis(a_extent, b_extent, (axis, i), false, margin, &mut best) {
+        let out = exits(a.project_from(origin, axis), b.own_extent_from(origin, i));
+        if !test_axis(out, (axis, i as u8), false, margin, &mut best) {
             return None;
         }
     }

@@ -1,5 +1,7 @@
-//! The queries between shapes in the same frame: [`overlap`], [`collide`], [`sweep`].
+//! The queries between shapes in the same frame: [`overlap`], [`collide`], [`sweep`], and
+//! [`least_overlap_after`] for pairs that only translate.
 
+mod axes;
 mod collide;
 mod contact;
 mod exit;
@@ -7,6 +9,7 @@ mod manifold;
 mod overlap;
 mod sweep;
 
+pub use axes::*;
 pub use collide::*;
 pub use contact::*;
 pub use exit::*;

@@ -145,15 +145,6 @@ impl Body {
     pub fn pushable(&self) -> bool {
         self.kind == Kind::Weak && !self.sensor
     }
-
-    /// Removes the part of the velocity that points along `into` (a unit vector).
-    pub fn stop_along(&mut self, into: Vec2) {
-        let along = self.velocity.dot(into);
-        if along > 0.0 {
-            self.velocity -= into * along;
-            self.velocity_changed = true;
-        }
-    }
 }
 
 /// How resolution treats a pair.

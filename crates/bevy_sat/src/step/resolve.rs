@@ -17,9 +17,11 @@
 //! neighbours) is never a push axis.
 
 use bevy::prelude::*;
-use sat_core::{AsShape, Contact, collide_within, exit_distance, sweep};
+use sat_core::{
+    AsShape, Contact, MeasuredAxis, Shape, collide_within, exit_distance, least_overlap_after,
+    measure_axes, sweep,
+};
 
-use super::broad::two_mut;
 use super::pair_sort::{ordered_bits, sort_words};
 use super::seams::{is_internal_face, open_faces};
 use super::{Body, Kind, PairContact, Pushes};
@@ -52,26 +54,104 @@ impl Work {
     /// Starts a step: every cache entry is out of date, no body has moved yet (they are where
     /// the narrow phase saw them), and pairs whose bodies have not moved use their narrow-phase
     /// contact.
-    fn start_step(&mut self, bodies: usize, pairs: usize, margin: f32) {
+    fn start_step(&mut self, bodies: &[Body], pairs: usize, margin: f32) {
         self.step = self.step.wrapping_add(1);
         self.margin = margin;
         if self.cache.len() < pairs {
             self.cache.resize(pairs, Cached::default());
         }
         self.versions.clear();
-        self.versions.resize(bodies, 0);
+        self.versions.resize(bodies.len(), 0);
+        self.moved.clear();
+        self.moved.extend(bodies.iter().map(|body| Moved {
+            velocity: body.velocity,
+            ..Moved::default()
+        }));
+        self.axes.clear();
     }
 
-    /// Moves body `i` by `offset`, and counts the move.
-    fn shift(&mut self, bodies: &mut [Body], i: usize, offset: Vec2) {
-        bodies[i].shift(offset);
+    /// Moves body `i` by `offset`, and counts the move. The body record itself is moved by
+    /// [`Work::apply_moves`]: until then, its shape is where it was plus its `pending` move.
+    fn shift(&mut self, i: usize, offset: Vec2) {
         self.versions[i] = self.versions[i].wrapping_add(1);
+        let moved = &mut self.moved[i];
+        moved.offset += offset;
+        moved.pending += offset;
         self.moves = self.moves.wrapping_add(1);
     }
 
-    /// The contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are now: the
-    /// narrow-phase contact while neither moved, else from the cache when neither moved since
-    /// it was computed, else computed and cached.
+    /// Removes the part of body `i`'s velocity that points along `into` (a unit vector);
+    /// [`Work::apply_moves`] writes it to the record.
+    fn stop_along(&mut self, i: usize, into: Vec2) {
+        let moved = &mut self.moved[i];
+        let along = moved.velocity.dot(into);
+        if along > 0.0 {
+            moved.velocity -= into * along;
+            moved.velocity_changed = true;
+        }
+    }
+
+    /// Moves the body records (their positions and shapes) by the moves made since the last
+    /// call, once per body however many pushes it took, and writes the velocities changed.
+    fn apply_moves(&mut self, bodies: &mut [Body]) {
+        for (body, moved) in bodies.iter_mut().zip(&mut self.moved) {
+            if moved.pending != Vec2::ZERO {
+                body.shift(moved.pending);
+                moved.pending = Vec2::ZERO;
+            }
+            if moved.velocity_changed {
+                body.velocity = moved.velocity;
+                body.velocity_changed = true;
+                moved.velocity_changed = false;
+            }
+        }
+    }
+
+    /// The shape of body `i` where resolution has moved it (a copy, when it has moved since the
+    /// last [`Work::apply_moves`]).
+    fn shape_now(&self, bodies: &[Body], i: usize) -> Shape {
+        let mut shape = bodies[i].shape;
+        let pending = self.moved[i].pending;
+        if pending != Vec2::ZERO {
+            shape.translate(pending);
+        }
+        shape
+    }
+
+    /// The bottom of body `i`'s bounding box where resolution has moved it.
+    fn bottom(&self, bodies: &[Body], i: usize) -> f32 {
+        bodies[i].bottom() + self.moved[i].pending.y
+    }
+
+    /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now: the
+    /// narrow-phase contact while neither moved, else from the pair's measured axes (see
+    /// [`Work::axes`]).
+    fn overlap(
+        &mut self,
+        k: usize,
+        bodies: &[Body],
+        pair: &PairContact,
+        margin: f32,
+    ) -> Option<Overlap> {
+        // The versions first: a small array, where the bodies are large records read only when
+        // the pair must be measured.
+        let versions = (self.versions[pair.a], self.versions[pair.b]);
+        if versions == (0, 0) && margin == self.margin {
+            return pair.contact.filter(|c| c.depth >= -margin).map(Overlap::of);
+        }
+        match self.measured(k, bodies, pair) {
+            Some((axes, offset)) => least_overlap_after(axes, offset, margin).map(|o| Overlap {
+                normal: o.normal,
+                depth: o.depth,
+            }),
+            None => self
+                .recomputed(k, bodies, pair, versions, margin)
+                .map(Overlap::of),
+        }
+    }
+
+    /// The full contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are
+    /// now, contact points included, as [`Work::overlap`] finds it.
     pub(crate) fn contact(
         &mut self,
         k: usize,
@@ -79,22 +159,103 @@ impl Work {
         pair: &PairContact,
         margin: f32,
     ) -> Option<Contact> {
-        // The versions first: a small array, where the bodies are large records read only when
-        // the contact must be computed again.
         let versions = (self.versions[pair.a], self.versions[pair.b]);
         if versions == (0, 0) && margin == self.margin {
             return pair.contact.filter(|c| c.depth >= -margin);
         }
+        match self.measured(k, bodies, pair) {
+            Some((axes, offset)) => {
+                let (Shape::Polygon(a), Shape::Polygon(b)) =
+                    (&bodies[pair.a].shape, &bodies[pair.b].shape)
+                else {
+                    return None; // measured pairs are polygons
+                };
+                least_overlap_after(axes, offset, margin).map(|o| o.contact(a, b))
+            }
+            None => self.recomputed(k, bodies, pair, versions, margin),
+        }
+    }
+
+    /// For a pair of polygons: its axes, measured the first time this step it is asked for,
+    /// and how far `b` has moved relative to `a` since. `None` for other shapes.
+    fn measured(
+        &mut self,
+        k: usize,
+        bodies: &[Body],
+        pair: &PairContact,
+    ) -> Option<(&[MeasuredAxis], Vec2)> {
         let cached = &mut self.cache[k];
-        if cached.step != self.step || cached.versions != versions {
-            let (a, b) = (&bodies[pair.a].shape, &bodies[pair.b].shape);
+        let (a, b) = (&self.moved[pair.a], &self.moved[pair.b]);
+        let relative = b.offset - a.offset;
+        let unapplied = b.pending - a.pending;
+        if cached.step != self.step {
+            // Reset for this step: measured now, if polygons.
             *cached = Cached {
                 step: self.step,
-                versions,
-                contact: collide_within(a, b, margin),
+                ..Cached::default()
             };
+            if let (Shape::Polygon(a), Shape::Polygon(b)) =
+                (&bodies[pair.a].shape, &bodies[pair.b].shape)
+            {
+                cached.first_axis = self.axes.len() as u32;
+                cached.axis_count = measure_axes(a, b, &mut self.axes) as u8;
+                // The records are where they were plus their pending moves.
+                cached.measured_at = relative - unapplied;
+            }
         }
-        cached.contact
+        if cached.axis_count == 0 {
+            return None;
+        }
+        let first = cached.first_axis as usize;
+        let axes = &self.axes[first..first + usize::from(cached.axis_count)];
+        Some((axes, relative - cached.measured_at))
+    }
+
+    /// The contact of a pair with a circle, computed again unless neither body moved since it
+    /// last was.
+    fn recomputed(
+        &mut self,
+        k: usize,
+        bodies: &[Body],
+        pair: &PairContact,
+        versions: (u32, u32),
+        margin: f32,
+    ) -> Option<Contact> {
+        let cached = &self.cache[k];
+        if cached.versions != Some(versions) || margin != self.margin {
+            let (a, b) = (
+                self.shape_now(bodies, pair.a),
+                self.shape_now(bodies, pair.b),
+            );
+            let cached = &mut self.cache[k];
+            cached.versions = Some(versions);
+            cached.contact = collide_within(&a, &b, margin);
+        }
+        self.cache[k].contact
+    }
+}
+
+/// Where two bodies overlap: the normal (from `a` to `b`) and the depth of a contact, which is
+/// all the passes need.
+#[derive(Clone, Copy, Debug)]
+struct Overlap {
+    normal: Vec2,
+    depth: f32,
+}
+
+impl Overlap {
+    fn of(contact: Contact) -> Self {
+        Self {
+            normal: contact.normal,
+            depth: contact.depth,
+        }
+    }
+
+    fn flipped(self) -> Self {
+        Self {
+            normal: -self.normal,
+            ..self
+        }
     }
 }
 
@@ -137,28 +298,55 @@ impl Holds {
     }
 }
 
-/// A pair's contact (from `a` to `b`) as computed in step `step` when its bodies were at these
-/// versions.
+/// What resolution knows of a pair in step `step`.
 #[derive(Clone, Copy, Debug, Default)]
 struct Cached {
     step: u32,
-    /// The versions of the pair's bodies.
-    versions: (u32, u32),
+    /// For two polygons: where the pair's axes are in [`Work::axes`], and how many.
+    first_axis: u32,
+    axis_count: u8,
+    /// For two polygons: how far `b` had moved relative to `a` when they were measured.
+    measured_at: Vec2,
+    /// For a pair with a circle: the versions of its bodies when `contact` (from `a` to `b`)
+    /// was computed.
+    versions: Option<(u32, u32)>,
     contact: Option<Contact>,
+}
+
+/// What resolution has done to one body this step. The passes read and write only these
+/// (and the pairs' contacts), not the large body records, which [`Work::apply_moves`] updates
+/// at the end.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moved {
+    /// How far resolution has moved the body.
+    offset: Vec2,
+    /// The part of `offset` not yet applied to the body's record.
+    pending: Vec2,
+    /// Its velocity, stopped along what it was pushed out of.
+    velocity: Vec2,
+    /// `velocity` is not yet written to the body's record.
+    velocity_changed: bool,
 }
 
 /// Reused storage for resolution.
 #[derive(Default, Debug)]
 pub(crate) struct Work {
-    /// Per pair (same index as the step's pairs, in the order [`order_pairs`] gives them), its
-    /// last computed contact.
+    /// Per pair (same index as the step's pairs, in the order [`order_pairs`] gives them), what
+    /// is known of its contact this step.
     cache: Vec<Cached>,
+    /// The axes of the polygon pairs whose bodies moved, measured once per step: while bodies
+    /// only translate, a pair's least overlap follows from them and the bodies' offsets, in a
+    /// dot product per axis instead of projecting every vertex again.
+    axes: Vec<MeasuredAxis>,
     /// Counts steps, so that cache entries of earlier steps are never taken for current ones.
     step: u32,
     margin: f32,
     /// Per body, how many times resolution has moved it this step: a contact computed at the
     /// same versions of both bodies is still exact, and at versions 0 it is the narrow phase's.
+    /// (Apart from [`Moved`]: the passes check it for every pair, and it is small.)
     versions: Vec<u32>,
+    /// Per body, what resolution has done to it this step.
+    moved: Vec<Moved>,
     /// Counts every move resolution makes (never reset): a pass that leaves it unchanged moved
     /// nothing.
     moves: u64,
@@ -246,7 +434,7 @@ pub(crate) fn resolve(
 ) {
     let rules = Rules::new(config);
     crushed.clear();
-    work.start_step(bodies.len(), pairs.len(), rules.margin);
+    work.start_step(bodies, pairs.len(), rules.margin);
     for pair in pairs.iter_mut().filter(|p| p.one_way) {
         pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
     }
@@ -254,6 +442,7 @@ pub(crate) fn resolve(
 
     let (mighty_weak, weak_weak) = order_pairs(bodies, pairs, work);
     if mighty_weak == 0 && weak_weak.is_empty() {
+        work.apply_moves(bodies);
         return; // nothing to push (sensors only, or nothing touching)
     }
     for _ in 0..rules.passes {
@@ -261,8 +450,8 @@ pub(crate) fn resolve(
         work.holds.clear(bodies.len());
         mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
         for k in weak_weak.clone() {
-            let contact = work.contact(k, bodies, &pairs[k], rules.margin);
-            split_weak_pair(bodies, &pairs[k], contact, work);
+            let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
+            split_weak_pair(&pairs[k], overlap, work);
         }
         if work.moves == moves {
             // Settled: with nothing moved, every contact and hold of the next pass would be
@@ -276,7 +465,10 @@ pub(crate) fn resolve(
     mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, Some(crushed));
     crushed.sort_unstable();
     crushed.dedup();
+    // Snapping sweeps the shapes where the passes left them.
+    work.apply_moves(bodies);
     snap_to_floor(bodies, pairs, work, &rules);
+    work.apply_moves(bodies);
 }
 
 /// Puts the pairs in the order the passes take them, so that each pass reads the pairs and
@@ -296,10 +488,11 @@ fn order_pairs(
         if mighty_weak(p) {
             mighty_weak_count += 1;
         } else if !p.unpushed() {
-            let bottom = if work.versions[p.a] == 0 && work.versions[p.b] == 0 {
+            let rewound = |i: usize| work.versions[i] != 0;
+            let bottom = if work.rewinds.is_empty() || !(rewound(p.a) || rewound(p.b)) {
                 p.bottom
             } else {
-                bodies[p.a].bottom().min(bodies[p.b].bottom()) // placed at a time of impact
+                work.bottom(bodies, p.a).min(work.bottom(bodies, p.b)) // placed at a time of impact
             };
             // (Pair indices fit 32 bits: 2^32 pairs would take hundreds of GiB.)
             work.weak_weak
@@ -390,8 +583,8 @@ fn place_at_time_of_impact(
             continue;
         }
         last = body;
-        work.shift(bodies, body, -rewind);
-        bodies[body].stop_along(into);
+        work.shift(body, -rewind);
+        work.stop_along(body, into);
     }
 }
 
@@ -402,12 +595,19 @@ fn one_way_allows(w: &Body, m: &Body, into: Vec2, rules: &Rules) -> bool {
         || solid_side_at_start(w, m, rules.margin).is_some_and(|side| -side.dot(into) > HOLD_COS)
 }
 
-/// The push of Mighty `m` on Weak `w` where they touch (`contact`, from `w` to `m`).
-fn mighty_push(w: &Body, m: &Body, contact: Contact, rules: &Rules) -> Option<Push> {
+/// The push of Mighty `m` on Weak `w` where they touch (`contact`, from `w` to `m`);
+/// `w_shape` gives `w`'s shape where resolution has moved it (needed only for some pushes).
+fn mighty_push(
+    w: &Body,
+    w_shape: impl Fn() -> Shape,
+    m: &Body,
+    contact: Overlap,
+    rules: &Rules,
+) -> Option<Push> {
     if m.one_way.is_some() {
         let side = solid_side_at_start(w, m, rules.margin)?;
         let lift = if contact.depth > 0.0 {
-            exit_distance(&w.shape, &m.shape, side).unwrap_or(0.0)
+            exit_distance(&w_shape(), &m.shape, side).unwrap_or(0.0)
         } else {
             0.0
         };
@@ -427,8 +627,9 @@ fn mighty_push(w: &Body, m: &Body, contact: Contact, rules: &Rules) -> Option<Pu
     if is_internal_face(m, -n) {
         // The shortest way out is through a face a flush neighbour covers: take the shortest
         // way through an open face instead.
+        let w_shape = w_shape();
         if let Some((face, d)) = open_faces(m)
-            .filter_map(|f| exit_distance(&w.shape, &m.shape, f).map(|d| (f, d)))
+            .filter_map(|f| exit_distance(&w_shape, &m.shape, f).map(|d| (f, d)))
             .min_by(|x, y| x.1.total_cmp(&y.1))
         {
             (out, distance) = (face, d);
@@ -436,7 +637,7 @@ fn mighty_push(w: &Body, m: &Body, contact: Contact, rules: &Rules) -> Option<Pu
     }
     if rules.is_floor(out) && out != Vec2::Y {
         // Stand on slopes: out of a floor straight up, so gravity does not slide the body down.
-        if let Some(up) = exit_distance(&w.shape, &m.shape, Vec2::Y)
+        if let Some(up) = exit_distance(&w_shape(), &m.shape, Vec2::Y)
             .filter(|up| *up <= 2.0 * distance / rules.floor_cos.max(0.1) + rules.margin)
         {
             (out, distance) = (Vec2::Y, up);
@@ -464,9 +665,10 @@ fn mighty_weak_push(
         (pair.b, pair.a)
     };
     let contact = work
-        .contact(k, bodies, pair, rules.margin)
+        .overlap(k, bodies, pair, rules.margin)
         .map(|c| if weak_is_a { c } else { c.flipped() });
-    let push = contact.and_then(|c| mighty_push(&bodies[w], &bodies[m], c, rules));
+    let w_shape = || work.shape_now(bodies, w);
+    let push = contact.and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], c, rules));
     (w, m, push)
 }
 
@@ -522,17 +724,12 @@ fn mighty_pass(
             }
             continue;
         }
-        work.shift(bodies, w, push.offset);
-        bodies[w].stop_along(push.into);
+        work.shift(w, push.offset);
+        work.stop_along(w, push.into);
     }
 }
 
-fn split_weak_pair(
-    bodies: &mut [Body],
-    pair: &PairContact,
-    contact: Option<Contact>,
-    work: &mut Work,
-) {
+fn split_weak_pair(pair: &PairContact, contact: Option<Overlap>, work: &mut Work) {
     let Some(contact) = contact else {
         return;
     };
@@ -546,11 +743,10 @@ fn split_weak_pair(
             (false, true) => 1.0,
             _ => 0.5,
         };
-        work.shift(bodies, pair.a, -n * contact.depth * share_a);
-        work.shift(bodies, pair.b, n * contact.depth * (1.0 - share_a));
-        let (a, b) = two_mut(bodies, pair.a, pair.b);
-        a.stop_along(n);
-        b.stop_along(-n);
+        work.shift(pair.a, -n * contact.depth * share_a);
+        work.shift(pair.b, n * contact.depth * (1.0 - share_a));
+        work.stop_along(pair.a, n);
+        work.stop_along(pair.b, -n);
     }
     let holds = &mut work.holds;
     if a_held && !b_held {
@@ -601,8 +797,8 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
     }
     for i in 0..bodies.len() {
         if let Some(toi) = work.snaps[i] {
-            work.shift(bodies, i, drop * toi);
-            bodies[i].stop_along(Vec2::NEG_Y);
+            work.shift(i, drop * toi);
+            work.stop_along(i, Vec2::NEG_Y);
         }
     }
 }

@@ -194,8 +194,9 @@ pub(crate) struct PairContact {
     /// For [`Pushes::Split`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where
     /// the narrow phase saw them.
     pub bottom: f32,
-    /// The contact at the end of the narrow phase, within the contact margin plus, for pairs
-    /// resolution may bring together, the step's reach. `depth < -margin`: not touching yet.
+    /// The contact at the end of the narrow phase, if they touch (within the contact margin).
+    /// `None` for a pair only near enough for resolution to bring together (within the step's
+    /// reach), or that meets only during the step (`hit`).
     pub contact: Option<Contact>,
     /// For fast pairs: the first touch during the step, if after its start.
     pub hit: Option<Hit>,

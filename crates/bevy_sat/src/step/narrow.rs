@@ -4,7 +4,7 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use sat_core::{collide_within, sweep};
+use sat_core::{Contact, Shape, collide_within, least_overlap, sweep};
 
 use super::{Body, Kind, PairContact, Pushes, StepState};
 use crate::config::SatConfig;
@@ -53,8 +53,8 @@ pub(crate) fn test_pair(
     } else {
         0.0 // nothing will move them: only real contacts matter
     };
-    let near = collide_within(&body_a.shape, &body_b.shape, margin + reach);
-    let overlapping = near.filter(|c| c.depth >= -margin);
+    let near = near_contact(&body_a.shape, &body_b.shape, margin, reach);
+    let overlapping = near.flatten();
     let hit =
         hit.filter(|hit| overlapping.is_none_or(|c| c.normal.dot(hit.normal) < SAME_AXIS_COS));
     if near.is_none() && hit.is_none() {
@@ -78,10 +78,21 @@ pub(crate) fn test_pair(
         } else {
             0.0 // only Weak pairs resolution pushes apart are ordered by it
         },
-        contact: near,
+        contact: overlapping,
         hit,
         passing: false,
     })
+}
+
+/// `None` when two shapes are more than `margin + reach` apart; otherwise their contact if they
+/// touch (within `margin`). Contact points are clipped only for pairs that touch: most pairs
+/// that are only near are never pushed into contact.
+fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Option<Contact>> {
+    match (a, b) {
+        (Shape::Polygon(a), Shape::Polygon(b)) => least_overlap(a, b, margin + reach)
+            .map(|found| (found.depth >= -margin).then(|| found.contact(a, b))),
+        _ => collide_within(a, b, margin + reach).map(|c| (c.depth >= -margin).then_some(c)),
+    }
 }
 
 /// How many pairs [`load_ahead`] starts loading the bodies of at once.

@@ -65,8 +65,8 @@ pub fn collide_within<A: AsShape + ?Sized, B: AsShape + ?Sized>(
 /// The axis of least overlap between two polygons: the contact's normal and depth, and where
 /// the axis came from (which [`AxisOverlap::contact`] needs to clip the contact points).
 ///
-/// Given by [`least_overlap_after`](crate::least_overlap_after); [`collide`] finds the same
-/// one.
+/// Given by [`least_overlap`] and [`least_overlap_after`](crate::least_overlap_after);
+/// [`collide`] finds the same one.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AxisOverlap {
     /// Unit vector from A towards B.
@@ -157,16 +157,25 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 }
 
 /// The axis of least overlap between two polygons, or `None` when one separates them by more
-/// than `margin`. [`overlap`](crate::overlap) asks this too, so the two always agree.
+/// than `margin`: what [`collide_within`] finds, without the contact points, which
+/// [`AxisOverlap::contact`] adds. The cheaper question when most answers are a gap, or only the
+/// normal and depth matter. [`overlap`](crate::overlap) asks this too, so the two always agree.
 ///
 /// A polygon's extent on its own axis takes two dot products (its edge vertex and the
 /// antipode); only the other polygon is projected vertex by vertex. B's axes that are exactly
-/// A's (or their opposites, as for two unrotated boxes) are not weighed twice.
-pub(crate) fn least_overlap(
-    a: &ConvexPolygon,
-    b: &ConvexPolygon,
-    margin: f32,
-) -> Option<AxisOverlap> {
+/// A's (or their opposites, as for two unrotated boxes) are not weighed twice. A negative or
+/// NaN `margin` counts as 0.
+///
+/// ```
+/// # use sat_core::{collide_within, least_overlap, ConvexPolygon, Pose}; use glam::Vec2;
+/// let a = ConvexPolygon::rectangle(2.0, 2.0);
+/// let b = a.transformed(&Pose::from_translation(Vec2::new(1.5, 0.0))).unwrap();
+/// let found = least_overlap(&a, &b, 0.0).unwrap();
+/// assert_eq!((found.normal, found.depth), (Vec2::X, 0.5));
+/// assert_eq!(Some(found.contact(&a, &b)), collide_within(&a, &b, 0.0));
+/// ```
+pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<AxisOverlap> {
+    let margin = if margin > 0.0 { margin } else { 0.0 };
     let origin = a.vertices[0];
     let mut best = NO_AXIS;
     for i in a.axis_indices() {

@@ -54,19 +54,16 @@ impl Work {
     /// Starts a step: every cache entry is out of date, no body has moved yet (they are where
     /// the narrow phase saw them), and pairs whose bodies have not moved use their narrow-phase
     /// contact.
-    fn start_step(&mut self, bodies: &[Body], pairs: usize, margin: f32) {
+    fn start_step(&mut self, bodies: usize, pairs: usize, margin: f32) {
         self.step = self.step.wrapping_add(1);
         self.margin = margin;
         if self.cache.len() < pairs {
             self.cache.resize(pairs, Cached::default());
         }
         self.versions.clear();
-        self.versions.resize(bodies.len(), 0);
+        self.versions.resize(bodies, 0);
         self.moved.clear();
-        self.moved.extend(bodies.iter().map(|body| Moved {
-            velocity: body.velocity,
-            ..Moved::default()
-        }));
+        self.moved.resize(bodies, Moved::default());
         self.axes.clear();
     }
 
@@ -82,11 +79,16 @@ impl Work {
 
     /// Removes the part of body `i`'s velocity that points along `into` (a unit vector);
     /// [`Work::apply_moves`] writes it to the record.
-    fn stop_along(&mut self, i: usize, into: Vec2) {
+    fn stop_along(&mut self, bodies: &[Body], i: usize, into: Vec2) {
         let moved = &mut self.moved[i];
-        let along = moved.velocity.dot(into);
+        let velocity = if moved.velocity_changed {
+            moved.velocity
+        } else {
+            bodies[i].velocity
+        };
+        let along = velocity.dot(into);
         if along > 0.0 {
-            moved.velocity -= into * along;
+            moved.velocity = velocity - into * along;
             moved.velocity_changed = true;
         }
     }
@@ -313,16 +315,16 @@ struct Cached {
     contact: Option<Contact>,
 }
 
-/// What resolution has done to one body this step. The passes read and write only these
-/// (and the pairs' contacts), not the large body records, which [`Work::apply_moves`] updates
-/// at the end.
+/// What resolution has done to one body this step. The passes write these instead of the
+/// large body records (read only for a velocity not yet changed), and [`Work::apply_moves`]
+/// updates the records at the end.
 #[derive(Clone, Copy, Debug, Default)]
 struct Moved {
     /// How far resolution has moved the body.
     offset: Vec2,
     /// The part of `offset` not yet applied to the body's record.
     pending: Vec2,
-    /// Its velocity, stopped along what it was pushed out of.
+    /// Its velocity, stopped along what it was pushed out of (when `velocity_changed`).
     velocity: Vec2,
     /// `velocity` is not yet written to the body's record.
     velocity_changed: bool,
@@ -434,7 +436,8 @@ pub(crate) fn resolve(
 ) {
     let rules = Rules::new(config);
     crushed.clear();
-    work.start_step(bodies, pairs.len(), rules.margin);
+    work.start_step(bodies.len(), pairs.len(), rules.margin);
+    let moves_at_start = work.moves;
     for pair in pairs.iter_mut().filter(|p| p.one_way) {
         pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
     }
@@ -442,7 +445,9 @@ pub(crate) fn resolve(
 
     let (mighty_weak, weak_weak) = order_pairs(bodies, pairs, work);
     if mighty_weak == 0 && weak_weak.is_empty() {
-        work.apply_moves(bodies);
+        if work.moves != moves_at_start {
+            work.apply_moves(bodies); // placed at a time of impact
+        }
         return; // nothing to push (sensors only, or nothing touching)
     }
     for _ in 0..rules.passes {
@@ -451,7 +456,7 @@ pub(crate) fn resolve(
         mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
         for k in weak_weak.clone() {
             let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
-            split_weak_pair(&pairs[k], overlap, work);
+            split_weak_pair(bodies, &pairs[k], overlap, work);
         }
         if work.moves == moves {
             // Settled: with nothing moved, every contact and hold of the next pass would be
@@ -584,7 +589,7 @@ fn place_at_time_of_impact(
         }
         last = body;
         work.shift(body, -rewind);
-        work.stop_along(body, into);
+        work.stop_along(bodies, body, into);
     }
 }
 
@@ -725,11 +730,11 @@ fn mighty_pass(
             continue;
         }
         work.shift(w, push.offset);
-        work.stop_along(w, push.into);
+        work.stop_along(bodies, w, push.into);
     }
 }
 
-fn split_weak_pair(pair: &PairContact, contact: Option<Overlap>, work: &mut Work) {
+fn split_weak_pair(bodies: &[Body], pair: &PairContact, contact: Option<Overlap>, work: &mut Work) {
     let Some(contact) = contact else {
         return;
     };
@@ -745,8 +750,8 @@ fn split_weak_pair(pair: &PairContact, contact: Option<Overlap>, work: &mut Work
         };
         work.shift(pair.a, -n * contact.depth * share_a);
         work.shift(pair.b, n * contact.depth * (1.0 - share_a));
-        work.stop_along(pair.a, n);
-        work.stop_along(pair.b, -n);
+        work.stop_along(bodies, pair.a, n);
+        work.stop_along(bodies, pair.b, -n);
     }
     let holds = &mut work.holds;
     if a_held && !b_held {
@@ -798,7 +803,7 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
     for i in 0..bodies.len() {
         if let Some(toi) = work.snaps[i] {
             work.shift(i, drop * toi);
-            work.stop_along(i, Vec2::NEG_Y);
+            work.stop_along(bodies, i, Vec2::NEG_Y);
         }
     }
 }

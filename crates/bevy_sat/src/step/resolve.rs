@@ -18,8 +18,8 @@
 
 use bevy::prelude::*;
 use sat_core::{
-    AsShape, Contact, MeasuredAxis, Shape, collide_within, exit_distance, least_overlap_after,
-    measure_axes, sweep,
+    AsShape, AxisOverlap, Contact, MeasuredAxis, Shape, collide_within, exit_distance,
+    least_overlap_after, measure_axes, sweep,
 };
 
 use super::pair_sort::{ordered_bits, sort_words};
@@ -97,15 +97,7 @@ impl Work {
     /// call, once per body however many pushes it took, and writes the velocities changed.
     fn apply_moves(&mut self, bodies: &mut [Body]) {
         for (body, moved) in bodies.iter_mut().zip(&mut self.moved) {
-            if moved.pending != Vec2::ZERO {
-                body.shift(moved.pending);
-                moved.pending = Vec2::ZERO;
-            }
-            if moved.velocity_changed {
-                body.velocity = moved.velocity;
-                body.velocity_changed = true;
-                moved.velocity_changed = false;
-            }
+            moved.apply(body);
         }
     }
 
@@ -125,9 +117,8 @@ impl Work {
         bodies[i].bottom() + self.moved[i].pending.y
     }
 
-    /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now: the
-    /// narrow-phase contact while neither moved, else from the pair's measured axes (see
-    /// [`Work::axes`]).
+    /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now (see
+    /// [`Work::find`]): its normal and depth, all the passes need.
     fn overlap(
         &mut self,
         k: usize,
@@ -135,25 +126,17 @@ impl Work {
         pair: &PairContact,
         margin: f32,
     ) -> Option<Overlap> {
-        // The versions first: a small array, where the bodies are large records read only when
-        // the pair must be measured.
-        let versions = (self.versions[pair.a], self.versions[pair.b]);
-        if versions == (0, 0) && margin == self.margin {
-            return pair.contact.filter(|c| c.depth >= -margin).map(Overlap::of);
-        }
-        match self.measured(k, bodies, pair) {
-            Some((axes, offset)) => least_overlap_after(axes, offset, margin).map(|o| Overlap {
+        Some(match self.find(k, bodies, pair, margin)? {
+            Found::Contact(c) => Overlap::of(c),
+            Found::Axis(o) => Overlap {
                 normal: o.normal,
                 depth: o.depth,
-            }),
-            None => self
-                .recomputed(k, bodies, pair, versions, margin)
-                .map(Overlap::of),
-        }
+            },
+        })
     }
 
     /// The full contact of pair `k` (from `a` to `b`, within `margin`) where its bodies are
-    /// now, contact points included, as [`Work::overlap`] finds it.
+    /// now, contact points included (see [`Work::find`]).
     pub(crate) fn contact(
         &mut self,
         k: usize,
@@ -161,20 +144,39 @@ impl Work {
         pair: &PairContact,
         margin: f32,
     ) -> Option<Contact> {
+        match self.find(k, bodies, pair, margin)? {
+            Found::Contact(c) => Some(c),
+            Found::Axis(o) => match (&bodies[pair.a].shape, &bodies[pair.b].shape) {
+                (Shape::Polygon(a), Shape::Polygon(b)) => Some(o.contact(a, b)),
+                _ => None, // only polygon pairs are measured
+            },
+        }
+    }
+
+    /// Where pair `k` (from `a` to `b`, within `margin`) overlaps now: the narrow-phase contact
+    /// while neither body moved, else from the pair's measured axes (see [`Work::axes`]), else
+    /// (a circle involved) computed again.
+    fn find(
+        &mut self,
+        k: usize,
+        bodies: &[Body],
+        pair: &PairContact,
+        margin: f32,
+    ) -> Option<Found> {
+        // The versions first: a small array, where the bodies are large records read only when
+        // the pair must be measured.
         let versions = (self.versions[pair.a], self.versions[pair.b]);
         if versions == (0, 0) && margin == self.margin {
-            return pair.contact.filter(|c| c.depth >= -margin);
+            return pair
+                .contact
+                .filter(|c| c.depth >= -margin)
+                .map(Found::Contact);
         }
         match self.measured(k, bodies, pair) {
-            Some((axes, offset)) => {
-                let (Shape::Polygon(a), Shape::Polygon(b)) =
-                    (&bodies[pair.a].shape, &bodies[pair.b].shape)
-                else {
-                    return None; // measured pairs are polygons
-                };
-                least_overlap_after(axes, offset, margin).map(|o| o.contact(a, b))
-            }
-            None => self.recomputed(k, bodies, pair, versions, margin),
+            Some((axes, offset)) => least_overlap_after(axes, offset, margin).map(Found::Axis),
+            None => self
+                .recomputed(k, bodies, pair, versions, margin)
+                .map(Found::Contact),
         }
     }
 
@@ -235,6 +237,14 @@ impl Work {
         }
         self.cache[k].contact
     }
+}
+
+/// What [`Work::find`] knows of a pair: a full contact, or the axis of least overlap (the
+/// contact points still to be clipped).
+#[derive(Clone, Copy, Debug)]
+enum Found {
+    Contact(Contact),
+    Axis(AxisOverlap),
 }
 
 /// Where two bodies overlap: the normal (from `a` to `b`) and the depth of a contact, which is
@@ -328,6 +338,21 @@ struct Moved {
     velocity: Vec2,
     /// `velocity` is not yet written to the body's record.
     velocity_changed: bool,
+}
+
+impl Moved {
+    /// Writes the pending move and the changed velocity to the body's record.
+    fn apply(&mut self, body: &mut Body) {
+        if self.pending != Vec2::ZERO {
+            body.shift(self.pending);
+            self.pending = Vec2::ZERO;
+        }
+        if self.velocity_changed {
+            body.velocity = self.velocity;
+            body.velocity_changed = true;
+            self.velocity_changed = false;
+        }
+    }
 }
 
 /// Reused storage for resolution.
@@ -473,7 +498,6 @@ pub(crate) fn resolve(
     // Snapping sweeps the shapes where the passes left them.
     work.apply_moves(bodies);
     snap_to_floor(bodies, pairs, work, &rules);
-    work.apply_moves(bodies);
 }
 
 /// Puts the pairs in the order the passes take them, so that each pass reads the pairs and
@@ -804,6 +828,7 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
         if let Some(toi) = work.snaps[i] {
             work.shift(i, drop * toi);
             work.stop_along(bodies, i, Vec2::NEG_Y);
+            work.moved[i].apply(&mut bodies[i]); // the passes are over: no need to wait
         }
     }
 }

@@ -8,7 +8,7 @@
 
 use glam::Vec2;
 
-use super::collide::{AxisOverlap, NO_AXIS, exits, test_axis};
+use super::collide::{AxisOverlap, NO_AXIS, each_axis, test_axis};
 use crate::shape::ConvexPolygon;
 
 /// One separating axis of a polygon pair, and how far A had to move to leave B along it when
@@ -51,29 +51,16 @@ pub struct MeasuredAxis {
 /// ```
 pub fn measure_axes(a: &ConvexPolygon, b: &ConvexPolygon, out: &mut Vec<MeasuredAxis>) -> usize {
     let before = out.len();
-    let origin = a.vertices[0];
-    let measured = |axis: Vec2, (out_negative, out_positive): (f32, f32), edge: usize, on_a| {
-        MeasuredAxis {
+    each_axis(a, b, |(axis, edge), (out_negative, out_positive), on_a| {
+        out.push(MeasuredAxis {
             axis,
             out_negative,
             out_positive,
-            edge: edge as u8, // below MAX_VERTICES
+            edge,
             on_a,
-        }
-    };
-    for i in a.axis_indices() {
-        let axis = a.normals[i];
-        let out_along = exits(a.own_extent_from(origin, i), b.project_from(origin, axis));
-        out.push(measured(axis, out_along, i, true));
-    }
-    for i in b.axis_indices() {
-        let axis = b.normals[i];
-        if a.axes().any(|own| own == axis || own == -axis) {
-            continue;
-        }
-        let out_along = exits(a.project_from(origin, axis), b.own_extent_from(origin, i));
-        out.push(measured(axis, out_along, i, false));
-    }
+        });
+        true
+    });
     out.len() - before
 }
 

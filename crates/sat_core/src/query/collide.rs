@@ -160,11 +160,7 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 /// than `margin`: what [`collide_within`] finds, without the contact points, which
 /// [`AxisOverlap::contact`] adds. The cheaper question when most answers are a gap, or only the
 /// normal and depth matter. [`overlap`](crate::overlap) asks this too, so the two always agree.
-///
-/// A polygon's extent on its own axis takes two dot products (its edge vertex and the
-/// antipode); only the other polygon is projected vertex by vertex. B's axes that are exactly
-/// A's (or their opposites, as for two unrotated boxes) are not weighed twice. A negative or
-/// NaN `margin` counts as 0.
+/// A negative or NaN `margin` counts as 0.
 ///
 /// ```
 /// # use sat_core::{collide_within, least_overlap, ConvexPolygon, Pose}; use glam::Vec2;
@@ -176,13 +172,32 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 /// ```
 pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<AxisOverlap> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    let origin = a.vertices[0];
     let mut best = NO_AXIS;
+    each_axis(a, b, |axis, out, on_a| {
+        test_axis(out, axis, on_a, margin, &mut best)
+    })
+    .then_some(best)
+}
+
+/// Calls `weigh` with each separating axis of two polygons, in the order [`collide`] weighs
+/// them: A's unique edge normals, then B's that are not A's (or their opposites, as for two
+/// unrotated boxes), each with its edge index, how far A must move to leave B along it each
+/// way ([`exits`]), and whether it is A's. Stops, returning `false`, when `weigh` does.
+///
+/// A polygon's extent on its own axis takes two dot products (its edge vertex and the
+/// antipode); only the other polygon is projected vertex by vertex.
+#[inline]
+pub(crate) fn each_axis(
+    a: &ConvexPolygon,
+    b: &ConvexPolygon,
+    mut weigh: impl FnMut((Vec2, u8), (f32, f32), bool) -> bool,
+) -> bool {
+    let origin = a.vertices[0];
     for i in a.axis_indices() {
         let axis = a.normals[i];
         let out = exits(a.own_extent_from(origin, i), b.project_from(origin, axis));
-        if !test_axis(out, (axis, i as u8), true, margin, &mut best) {
-            return None;
+        if !weigh((axis, i as u8), out, true) {
+            return false;
         }
     }
     for i in b.axis_indices() {
@@ -191,11 +206,11 @@ pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Optio
             continue;
         }
         let out = exits(a.project_from(origin, axis), b.own_extent_from(origin, i));
-        if !test_axis(out, (axis, i as u8), false, margin, &mut best) {
-            return None;
+        if !weigh((axis, i as u8), out, false) {
+            return false;
         }
     }
-    Some(best)
+    true
 }
 
 /// Which part of a polygon is closest to a circle's centre: `(normal from the polygon towards

@@ -197,8 +197,12 @@ impl ConvexPolygon {
         for v in &mut vertices[..n] {
             *v += by;
         }
-        check_placed(&vertices[..n])?;
+        let bounds = self.bounds_after(by);
+        if !ConvexPolygon::bounds_prove_placed(bounds) {
+            check_placed(&vertices[..n])?;
+        }
         out.vertices[..n].copy_from_slice(&vertices[..n]);
+        (out.bound, out.min_step) = bounds;
         out.normals[..n].copy_from_slice(&self.normals[..n]);
         out.len = self.len;
         out.axis_mask = self.axis_mask;

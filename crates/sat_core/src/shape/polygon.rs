@@ -151,6 +151,12 @@ pub struct ConvexPolygon {
     pub(crate) antipodes: [u8; MAX_VERTICES],
     pub(crate) centroid: Vec2,
     pub(crate) radius: f32,
+    /// Placement bounds, so that moving a polygon can be checked without looking at every
+    /// vertex (see [`ConvexPolygon::bounds_prove_placed`]): no vertex coordinate is larger than
+    /// `bound` in absolute value, and consecutive vertices differ by at least `min_step` in one
+    /// coordinate. Exact when built, then widened by each move for its round-off.
+    pub(crate) bound: f32,
+    pub(crate) min_step: f32,
 }
 
 impl PartialEq for ConvexPolygon {
@@ -308,6 +314,26 @@ impl ConvexPolygon {
             *v += offset;
         }
         self.centroid += offset;
+        (self.bound, self.min_step) = self.bounds_after(offset);
+    }
+
+    /// `(bound, min_step)` once the vertices are moved by `offset`: every coordinate's
+    /// round-off is at most `2^-24` of its size, so the bound grows by the offset and that
+    /// much, and the step shrinks by the round-off of two vertices (both with slack).
+    #[inline]
+    pub(crate) fn bounds_after(&self, offset: Vec2) -> (f32, f32) {
+        const SLACK: f32 = 1.0 + 1.0 / (1u32 << 22) as f32;
+        const ROUND_OFF: f32 = 1.0 / (1u32 << 22) as f32;
+        let bound = (self.bound + offset.abs().max_element()) * SLACK;
+        (bound, (self.min_step - bound * ROUND_OFF).max(0.0))
+    }
+
+    /// Whether bounds `(bound, min_step)` prove a polygon placeable without reading its
+    /// vertices: every coordinate in range and no two consecutive vertices merged. `false`
+    /// means "check them" (also for NaN bounds).
+    #[inline]
+    pub(crate) fn bounds_prove_placed((bound, min_step): (f32, f32)) -> bool {
+        bound <= MAX_COORDINATE && min_step > 0.0
     }
 
     /// The distance from the centroid to the farthest vertex (an upper bound once the polygon
@@ -375,7 +401,15 @@ impl ConvexPolygon {
             antipodes: [0; MAX_VERTICES],
             centroid,
             radius,
+            bound: vertices
+                .iter()
+                .fold(0.0, |b, v| b.max(v.abs().max_element())),
+            min_step: f32::INFINITY,
         };
+        for (k, v) in vertices.iter().enumerate() {
+            let next = vertices[(k + 1) % vertices.len()];
+            polygon.min_step = polygon.min_step.min((next - *v).abs().max_element());
+        }
         polygon.vertices[..vertices.len()].copy_from_slice(vertices);
         polygon.normals[..normals.len()].copy_from_slice(normals);
         for (i, normal) in normals.iter().enumerate() {

@@ -73,13 +73,12 @@ fn mighty_never_moves_whatever_hits_it() {
     let mut app = app_with_gravity(-600.0);
     let wall = mighty(&mut app, ConvexCollider::rectangle(20.0, 100.0), 50.0, 0.0);
     let movers = [
-        spawn(
+        moving(
             &mut app,
-            (
-                ConvexCollider::rectangle(10.0, 10.0),
-                Weak,
-                Velocity(Vec2::new(3000.0, 0.0)),
-            ),
+            ConvexCollider::rectangle(10.0, 10.0),
+            0.0,
+            0.0,
+            Vec2::new(3000.0, 0.0),
         ),
         moving(
             &mut app,

@@ -90,13 +90,4 @@ fn a_tiny_box_far_out_is_refused_near_the_origin_accepted() {
         tiny.transformed(&Pose::from_translation(Vec2::splat(1e5)))
             .is_err()
     );
-    // Moved out and back in place: the corners stand apart again and the placement is valid.
-    let mut moved = tiny;
-    moved.translate(Vec2::splat(1e3));
-    moved.translate(Vec2::splat(-1e3));
-    assert!(
-        moved
-            .transformed(&Pose::from_translation(Vec2::ONE))
-            .is_ok()
-    );
 }

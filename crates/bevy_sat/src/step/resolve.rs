@@ -216,7 +216,8 @@ impl Work {
     }
 
     /// The contact of a pair with a circle, computed again unless neither body moved since it
-    /// last was.
+    /// last was. (The entry's `versions` are of this step: [`Work::measured`], asked first,
+    /// resets an entry of an earlier step.)
     fn recomputed(
         &mut self,
         k: usize,

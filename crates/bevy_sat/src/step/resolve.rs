@@ -58,7 +58,7 @@ impl Work {
         self.step = self.step.wrapping_add(1);
         self.margin = margin;
         if self.cache.len() < pairs {
-            self.cache.resize(pairs, Cached::default());
+            self.cache.resize(pairs, Measured::default());
         }
         self.versions.clear();
         self.versions.resize(bodies, 0);
@@ -194,9 +194,9 @@ impl Work {
         let unapplied = b.pending - a.pending;
         if cached.step != self.step {
             // Reset for this step: measured now, if polygons.
-            *cached = Cached {
+            *cached = Measured {
                 step: self.step,
-                ..Cached::default()
+                ..Measured::default()
             };
             if let (Shape::Polygon(a), Shape::Polygon(b)) =
                 (&bodies[pair.a].shape, &bodies[pair.b].shape)
@@ -216,8 +216,7 @@ impl Work {
     }
 
     /// The contact of a pair with a circle, computed again unless neither body moved since it
-    /// last was. (The entry's `versions` are of this step: [`Work::measured`], asked first,
-    /// resets an entry of an earlier step.)
+    /// last was this step.
     fn recomputed(
         &mut self,
         k: usize,
@@ -226,17 +225,22 @@ impl Work {
         versions: (u32, u32),
         margin: f32,
     ) -> Option<Contact> {
-        let cached = &self.cache[k];
-        if cached.versions != Some(versions) || margin != self.margin {
+        if self.recomputed.len() <= k {
+            self.recomputed.resize(k + 1, Recomputed::default());
+        }
+        let entry = &self.recomputed[k];
+        if entry.step != self.step || entry.versions != versions || margin != self.margin {
             let (a, b) = (
                 self.shape_now(bodies, pair.a),
                 self.shape_now(bodies, pair.b),
             );
-            let cached = &mut self.cache[k];
-            cached.versions = Some(versions);
-            cached.contact = collide_within(&a, &b, margin);
+            self.recomputed[k] = Recomputed {
+                step: self.step,
+                versions,
+                contact: collide_within(&a, &b, margin),
+            };
         }
-        self.cache[k].contact
+        self.recomputed[k].contact
     }
 }
 
@@ -311,18 +315,25 @@ impl Holds {
     }
 }
 
-/// What resolution knows of a pair in step `step`.
+/// Where a polygon pair's measured axes are, in step `step`. Small, because every pass reads
+/// one per pair.
 #[derive(Clone, Copy, Debug, Default)]
-struct Cached {
+struct Measured {
     step: u32,
-    /// For two polygons: where the pair's axes are in [`Work::axes`], and how many.
+    /// Where the pair's axes are in [`Work::axes`], and how many (0: not two polygons).
     first_axis: u32,
     axis_count: u8,
-    /// For two polygons: how far `b` had moved relative to `a` when they were measured.
+    /// How far `b` had moved relative to `a` when they were measured.
     measured_at: Vec2,
-    /// For a pair with a circle: the versions of its bodies when `contact` (from `a` to `b`)
-    /// was computed.
-    versions: Option<(u32, u32)>,
+}
+
+/// The last contact computed for a pair with a circle, in step `step`, and the versions of its
+/// bodies then (from `a` to `b`). Apart from [`Measured`]: most scenes have no circles, and
+/// the passes need not stream these.
+#[derive(Clone, Copy, Debug, Default)]
+struct Recomputed {
+    step: u32,
+    versions: (u32, u32),
     contact: Option<Contact>,
 }
 
@@ -361,7 +372,9 @@ impl Moved {
 pub(crate) struct Work {
     /// Per pair (same index as the step's pairs, in the order [`order_pairs`] gives them), what
     /// is known of its contact this step.
-    cache: Vec<Cached>,
+    cache: Vec<Measured>,
+    /// Per pair with a circle (same index), its contact as last computed this step.
+    recomputed: Vec<Recomputed>,
     /// The axes of the polygon pairs whose bodies moved, measured once per step: while bodies
     /// only translate, a pair's least overlap follows from them and the bodies' offsets, in a
     /// dot product per axis instead of projecting every vertex again.

@@ -64,6 +64,7 @@ impl Work {
         self.versions.resize(bodies, 0);
         self.moved.clear();
         self.moved.resize(bodies, Moved::default());
+        self.velocities_loaded = false;
         self.axes.clear();
     }
 
@@ -80,15 +81,19 @@ impl Work {
     /// Removes the part of body `i`'s velocity that points along `into` (a unit vector);
     /// [`Work::apply_moves`] writes it to the record.
     fn stop_along(&mut self, bodies: &[Body], i: usize, into: Vec2) {
+        if !self.velocities_loaded {
+            // All of them in one sequential read of the records, the first time one is needed:
+            // the passes would otherwise read them from the records in pair order, a cache
+            // miss each. (No velocity has been stopped yet: the records' are current.)
+            for (moved, body) in self.moved.iter_mut().zip(bodies) {
+                moved.velocity = body.velocity;
+            }
+            self.velocities_loaded = true;
+        }
         let moved = &mut self.moved[i];
-        let velocity = if moved.velocity_changed {
-            moved.velocity
-        } else {
-            bodies[i].velocity
-        };
-        let along = velocity.dot(into);
+        let along = moved.velocity.dot(into);
         if along > 0.0 {
-            moved.velocity = velocity - into * along;
+            moved.velocity -= into * along;
             moved.velocity_changed = true;
         }
     }
@@ -337,16 +342,16 @@ struct Recomputed {
     contact: Option<Contact>,
 }
 
-/// What resolution has done to one body this step. The passes write these instead of the
-/// large body records (read only for a velocity not yet changed), and [`Work::apply_moves`]
-/// updates the records at the end.
+/// What resolution has done to one body this step. The passes read and write these instead of
+/// the large body records, and [`Work::apply_moves`] updates the records at the end.
 #[derive(Clone, Copy, Debug, Default)]
 struct Moved {
     /// How far resolution has moved the body.
     offset: Vec2,
     /// The part of `offset` not yet applied to the body's record.
     pending: Vec2,
-    /// Its velocity, stopped along what it was pushed out of (when `velocity_changed`).
+    /// Its velocity: the record's at the start of the step (once [`Work::velocities_loaded`]),
+    /// then stopped along what it was pushed out of.
     velocity: Vec2,
     /// `velocity` is not yet written to the body's record.
     velocity_changed: bool,
@@ -388,6 +393,9 @@ pub(crate) struct Work {
     versions: Vec<u32>,
     /// Per body, what resolution has done to it this step.
     moved: Vec<Moved>,
+    /// The velocities in `moved` have been read from the records this step (only when a
+    /// velocity is first stopped: most steps of a scene without Weak bodies need none).
+    velocities_loaded: bool,
     /// Counts every move resolution makes (never reset): a pass that leaves it unchanged moved
     /// nothing.
     moves: u64,

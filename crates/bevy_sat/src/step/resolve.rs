@@ -375,8 +375,8 @@ impl Moved {
 /// Reused storage for resolution.
 #[derive(Default, Debug)]
 pub(crate) struct Work {
-    /// Per pair (same index as the step's pairs, in the order [`order_pairs`] gives them), what
-    /// is known of its contact this step.
+    /// Per pair (same index as the step's pairs, in the order [`order_pairs`] gives them), where
+    /// its measured axes are this step.
     cache: Vec<Measured>,
     /// Per pair with a circle (same index), its contact as last computed this step.
     recomputed: Vec<Recomputed>,

@@ -44,7 +44,8 @@ pub enum TransformError {
     NonFinitePose,
     /// A scale component is zero: the shape would collapse to a segment or a point.
     ZeroScale,
-    /// The placed shape has a coordinate beyond [`MAX_COORDINATE`], or collapsed in `f32`.
+    /// The placed shape has a coordinate beyond [`MAX_COORDINATE`], or `f32` round-off
+    /// collapsed it: its corners merged until no valid polygon is left.
     OutOfRange,
 }
 
@@ -122,6 +123,24 @@ fn in_range(p: Vec2) -> bool {
 impl ConvexPolygon {
     /// This (local) polygon placed in the world by `pose`.
     ///
+    /// Far from the origin, `f32` round-off can merge the two ends of a very short edge. The
+    /// placed polygon then has the corners that remain, validated again as by
+    /// [`ConvexPolygon::new`]; it is refused only when they no longer make a polygon.
+    ///
+    /// ```
+    /// # use sat_core::{ConvexPolygon, Pose}; use glam::Vec2;
+    /// // A pentagon with one edge 2.5e-5 long: around 1000, f32 steps by 6.1e-5.
+    /// let local = ConvexPolygon::new([
+    ///     Vec2::new(0.0, -5.0), Vec2::new(5.0, 0.0), Vec2::new(5.0, 2.5e-5),
+    ///     Vec2::new(0.0, 5.0), Vec2::new(-5.0, 0.0),
+    /// ]).unwrap();
+    /// let placed = local.transformed(&Pose::from_translation(Vec2::splat(1000.0))).unwrap();
+    /// assert_eq!(placed.vertices().len(), 4); // the short edge's corners merged
+    /// assert!(ConvexPolygon::rectangle(1e-3, 1e-3) // every corner merges: nothing is left
+    ///     .transformed(&Pose::from_translation(Vec2::splat(1e5)))
+    ///     .is_err());
+    /// ```
+    ///
     /// # Errors
     /// [`TransformError`] for a non-finite pose, a zero scale, or a result out of range.
     pub fn transformed(&self, pose: &Pose) -> Result<ConvexPolygon, TransformError> {
@@ -154,7 +173,10 @@ impl ConvexPolygon {
         for (k, v) in vertices.iter_mut().take(n).enumerate() {
             *v = pose.transform_point(self.vertices[source(k)]);
         }
-        check_placed(&vertices[..n])?;
+        if let Outline::Merged(rebuilt) = check_placed(&vertices[..n])? {
+            *out = rebuilt;
+            return Ok(());
+        }
         let mut axis_mask = 0u16;
         if pose.scale == Vec2::ONE {
             for (world, local) in normals.iter_mut().zip(self.normals()) {
@@ -198,8 +220,11 @@ impl ConvexPolygon {
             *v += by;
         }
         let bounds = self.bounds_after(by);
-        if !ConvexPolygon::bounds_prove_placed(bounds) {
-            check_placed(&vertices[..n])?;
+        if !ConvexPolygon::bounds_prove_placed(bounds)
+            && let Outline::Merged(rebuilt) = check_placed(&vertices[..n])?
+        {
+            *out = rebuilt;
+            return Ok(());
         }
         out.vertices[..n].copy_from_slice(&vertices[..n]);
         (out.bound, out.min_step) = bounds;
@@ -213,16 +238,31 @@ impl ConvexPolygon {
     }
 }
 
-/// Refuses a placed outline with a vertex out of range, or with two corners merged (far from
-/// the origin, f32 round-off can merge the corners of a small shape).
-fn check_placed(vertices: &[Vec2]) -> Result<(), TransformError> {
+/// What [`check_placed`] found in a placed outline.
+enum Outline {
+    /// Every corner is distinct: the outline is the polygon's, as placed.
+    Distinct,
+    /// Round-off merged some consecutive corners (far from the origin, `f32` can merge the ends
+    /// of a short edge): the polygon the remaining corners make.
+    Merged(ConvexPolygon),
+}
+
+/// Checks a placed outline. Refused: a vertex out of range, or corners merged until what
+/// remains is no polygon (fewer than 3 corners, no area, or not convex once rounded). Merged
+/// corners that leave a valid polygon give that polygon, validated again from scratch.
+fn check_placed(vertices: &[Vec2]) -> Result<Outline, TransformError> {
     let n = vertices.len();
-    if !vertices.iter().all(|v| in_range(*v))
-        || (0..n).any(|k| vertices[k] == vertices[(k + 1) % n])
-    {
+    if !vertices.iter().all(|v| in_range(*v)) {
         return Err(TransformError::OutOfRange);
     }
-    Ok(())
+    let distinct = |k: usize| vertices[k] != vertices[(k + 1) % n];
+    if (0..n).all(distinct) {
+        return Ok(Outline::Distinct);
+    }
+    let remaining = (0..n).filter(|&k| distinct(k)).map(|k| vertices[k]);
+    ConvexPolygon::new(remaining)
+        .map(Outline::Merged)
+        .map_err(|_| TransformError::OutOfRange)
 }
 
 impl Circle {

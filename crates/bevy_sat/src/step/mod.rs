@@ -11,6 +11,7 @@ pub(crate) mod seams;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;
+use prefetch_index::prefetch_index;
 use sat_core::{Contact, Hit, Shape};
 
 use crate::components::{CollisionLayers, ContactFlags, OneWayPlatform};
@@ -34,6 +35,9 @@ pub(crate) enum Kind {
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Body {
+    /// No data (zero-sized): where the record starts, counted in cache lines, so that
+    /// [`Body::prefetch`] can name each line of the record.
+    lines: [CacheLine; 0],
     pub entity: Entity,
     /// The entity's translation (x, y): after integration, then as resolution moves it.
     pub position: Vec2,
@@ -68,10 +72,17 @@ pub(crate) struct Body {
     pub shape: Shape,
 }
 
+/// The unit [`Body::lines`] counts in. Never built: only its size and alignment matter. (Not
+/// `Copy`, so that `lines` is always borrowed where it is, never copied somewhere else.)
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct CacheLine([u8; 64]);
+
 impl Body {
     /// A body holding `shape`, every other field to be filled in.
     pub fn new(entity: Entity, shape: Shape) -> Self {
         Self {
+            lines: [],
             entity,
             position: Vec2::ZERO,
             velocity: Vec2::ZERO,
@@ -92,23 +103,15 @@ impl Body {
         }
     }
 
-    /// Reads a word from each cache line of the record (its fields, then its shape's outline),
-    /// so that a pass can start loading a body it will need soon.
+    /// Asks the CPU to start loading every cache line of the record, and returns at once: a
+    /// hint that changes nothing else. A loop over pairs calls it for the bodies of a pair a
+    /// few pairs ahead, so that their records (rarely in cache when there are tens of
+    /// thousands) arrive while it works on the current pair, instead of being waited for.
     #[inline(always)]
-    pub fn touch(&self) -> u32 {
-        let mut word = self.entity.index_u32() ^ self.start.x.to_bits();
-        if let Shape::Polygon(polygon) = &self.shape {
-            let (vertices, normals) = (polygon.vertices(), polygon.normals());
-            for v in [
-                vertices.first(),
-                vertices.last(),
-                normals.first(),
-                normals.last(),
-            ] {
-                word ^= v.map_or(0, |v| v.x.to_bits());
-            }
+    pub fn prefetch(&self) {
+        for line in 0..size_of::<Body>().div_ceil(size_of::<CacheLine>()) {
+            prefetch_index(&self.lines, line);
         }
-        word
     }
 
     /// The bottom of the body's AABB.

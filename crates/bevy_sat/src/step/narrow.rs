@@ -95,29 +95,11 @@ fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Option<
     }
 }
 
-/// How many pairs [`load_ahead`] starts loading the bodies of at once.
-const LOAD_BATCH: usize = 8;
+/// How many pairs ahead [`test_pairs`] asks for the bodies of a pair ([`Body::prefetch`]): the
+/// time of a few pair tests covers the wait for memory.
+const PREFETCH_DISTANCE: usize = 4;
 
-/// For the loop at candidate `k` of `pairs`: at the start of each batch, reads a word of each
-/// cache line of the bodies of the next batch, and returns them folded into one word for the
-/// caller to pass to [`std::hint::black_box`] at the end.
-///
-/// With tens of thousands of bodies, the two records of a pair are rarely in cache, and a
-/// loop that meets them one pair at a time waits for each miss in turn. The loads of a whole
-/// batch are independent, so they overlap, and are done by the time the loop gets there.
-#[inline(always)]
-fn load_ahead(bodies: &[Body], pairs: &[(usize, usize)], k: usize) -> u32 {
-    if !k.is_multiple_of(LOAD_BATCH) {
-        return 0;
-    }
-    let next = pairs.get(k + LOAD_BATCH..).unwrap_or_default();
-    next.iter().take(LOAD_BATCH).fold(0, |word, &(a, b)| {
-        word ^ bodies[a].touch() ^ bodies[b].touch()
-    })
-}
-
-/// Tests `part` in order, appending the results to `out`, loading bodies a batch ahead (see
-/// [`load_ahead`]).
+/// Tests `part` in order, appending the results to `out`.
 fn test_pairs(
     bodies: &[Body],
     part: &[(usize, usize)],
@@ -125,12 +107,13 @@ fn test_pairs(
     config: &SatConfig,
     out: &mut Vec<PairContact>,
 ) {
-    let mut loaded = 0u32;
     for (k, &(a, b)) in part.iter().enumerate() {
-        loaded ^= load_ahead(bodies, part, k);
+        if let Some(&(next_a, next_b)) = part.get(k + PREFETCH_DISTANCE) {
+            bodies[next_a].prefetch();
+            bodies[next_b].prefetch();
+        }
         out.extend(test_pair(bodies, a, b, reach, config));
     }
-    std::hint::black_box(loaded);
 }
 
 /// Tests `candidates` on `pool`, replacing `out` with the results in candidate order.

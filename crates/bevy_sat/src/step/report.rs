@@ -5,6 +5,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
 use super::pair_sort::{PairKey, sort_pairs};
+use super::resolve::PREFETCH_DISTANCE;
 use super::{Body, Final, StepState};
 use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
 use crate::config::SatConfig;
@@ -123,7 +124,15 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     state.finals.clear();
     state.on_one_way.clear();
     state.on_one_way.resize(state.bodies.len(), false);
-    for (k, p) in state.pairs.iter().enumerate() {
+    let pairs = &state.pairs;
+    for (k, p) in pairs.iter().enumerate() {
+        if pairs
+            .get(k + PREFETCH_DISTANCE)
+            .is_some_and(|next| next.may_move)
+        {
+            let next = k + PREFETCH_DISTANCE;
+            state.work.prefetch(&state.bodies, pairs, next, true);
+        }
         // Only a pair with a pushable body can have moved since the narrow phase.
         let contact = if p.may_move {
             state.work.contact(k, &state.bodies, p, margin)

@@ -17,6 +17,7 @@
 //! neighbours) is never a push axis.
 
 use bevy::prelude::*;
+use prefetch_index::prefetch_index;
 use sat_core::{
     AsShape, AxisOverlap, Contact, MeasuredAxis, Shape, collide_within, exit_distance,
     least_overlap_after, measure_axes, sweep,
@@ -26,6 +27,9 @@ use super::pair_sort::{ordered_bits, sort_words};
 use super::seams::{is_internal_face, open_faces};
 use super::{Body, Kind, PairContact, Pushes};
 use crate::config::SatConfig;
+
+/// How many pairs ahead the passes ask for what a pair will read ([`Work::prefetch`]).
+pub(crate) const PREFETCH_DISTANCE: usize = 4;
 
 /// How many directions a body remembers being held in, per pass.
 const MAX_HOLDS: usize = 4;
@@ -120,6 +124,35 @@ impl Work {
     /// The bottom of body `i`'s bounding box where resolution has moved it.
     fn bottom(&self, bodies: &[Body], i: usize) -> f32 {
         bodies[i].bottom() + self.moved[i].pending.y
+    }
+
+    /// Asks for what finding pair `k` of `pairs` (if there is one) will read, before the loop
+    /// gets to it: the per-body state of both bodies, and their records when `clip` (the
+    /// contact points are wanted) or while the pair is not measured yet this step (else only
+    /// the Mighty body's, which its push reads). A hint (see [`Body::prefetch`]): the loops
+    /// walk the pairs in an order unrelated to the bodies', so each of these would otherwise
+    /// be a wait for memory.
+    #[inline(always)]
+    pub(crate) fn prefetch(&self, bodies: &[Body], pairs: &[PairContact], k: usize, clip: bool) {
+        let Some(pair) = pairs.get(k) else {
+            return;
+        };
+        for i in [pair.a, pair.b] {
+            prefetch_index(&self.versions, i);
+            prefetch_index(&self.moved, i);
+            prefetch_index(&self.holds.len, i);
+            prefetch_index(&self.holds.items, i);
+        }
+        let measured = self.cache.get(k).is_some_and(|c| c.step == self.step);
+        let records: &[usize] = match pair.pushes {
+            _ if clip || !measured => &[pair.a, pair.b],
+            Pushes::AOutOfB => &[pair.b],
+            Pushes::BOutOfA => &[pair.a],
+            _ => &[],
+        };
+        for &i in records {
+            bodies[i].prefetch();
+        }
     }
 
     /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now (see
@@ -502,6 +535,7 @@ pub(crate) fn resolve(
         work.holds.clear(bodies.len());
         mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
         for k in weak_weak.clone() {
+            work.prefetch(bodies, pairs, k + PREFETCH_DISTANCE, false);
             let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
             split_weak_pair(bodies, &pairs[k], overlap, work);
         }
@@ -737,6 +771,7 @@ fn mighty_pass(
 ) {
     work.pushes.clear();
     for k in 0..pairs.len() {
+        work.prefetch(bodies, pairs, k + PREFETCH_DISTANCE, false);
         let (w, m, push) = mighty_weak_push(bodies, pairs, k, work, rules);
         let mighty = bodies[m].entity;
         if let Some(push) = push {

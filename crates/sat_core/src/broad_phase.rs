@@ -2,8 +2,12 @@
 //! incrementally so that coherent motion costs about O(N).
 
 use glam::Vec2;
+use prefetch_index::prefetch_index;
 
 use crate::Aabb;
+
+/// How many proxies ahead a band refresh asks for the box it will read.
+const PREFETCH_DISTANCE: usize = 8;
 
 /// A box in the sweep: its bounds and the caller's id.
 #[derive(Clone, Copy, Debug)]
@@ -256,17 +260,24 @@ impl SweepAndPrune {
     fn update_bands(&mut self, layout: Bands) {
         let boxes = &self.boxes;
         for (k, band) in self.bands[..layout.count].iter_mut().enumerate() {
-            band.retain_mut(|proxy| match boxes[proxy.id as usize] {
-                Some(aabb) => {
-                    let (first, last) = layout.span(&aabb);
-                    let stays = (first as usize..=last as usize).contains(&k);
-                    if stays {
-                        *proxy = Proxy::new(&aabb, proxy.id);
-                    }
-                    stays
+            // Kept in place, in order. A band lists its boxes in space order, not id order, so
+            // the box of the proxy a few ahead is asked for before it is needed.
+            let mut kept = 0;
+            for j in 0..band.len() {
+                if let Some(ahead) = band.get(j + PREFETCH_DISTANCE) {
+                    prefetch_index(boxes, ahead.id as usize);
                 }
-                None => false,
-            });
+                let id = band[j].id;
+                let Some(aabb) = boxes[id as usize] else {
+                    continue;
+                };
+                let (first, last) = layout.span(&aabb);
+                if (first as usize..=last as usize).contains(&k) {
+                    band[kept] = Proxy::new(&aabb, id);
+                    kept += 1;
+                }
+            }
+            band.truncate(kept);
         }
         for (id, (aabb, listed)) in self.boxes.iter().zip(&mut self.listed).enumerate() {
             let Some(aabb) = aabb else {

@@ -195,6 +195,50 @@ fn sensors_report_and_never_push() {
     assert!(log.ended.contains(&(coin.min(body), coin.max(body))));
 }
 
+/// With every Weak body a sensor, the step has nothing to push and skips resolution: the body
+/// sinks into the floor, still reported in contact, and its floor flag is cleared. Made solid
+/// again, it is pushed back on top of the floor in the next step.
+#[test]
+fn a_scene_of_sensors_only_resolves_nothing_until_a_body_is_solid_again() {
+    let mut app = app_with_gravity(-600.0);
+    let floor = floor(&mut app);
+    let body = moving(
+        &mut app,
+        ConvexCollider::rectangle(10.0, 10.0),
+        0.0,
+        5.0,
+        Vec2::ZERO,
+    );
+    run(&mut app, 10);
+    assert_eq!(position(&app, body).y, 5.0);
+    assert!(flags(&app, body).on_floor());
+
+    app.world_mut().entity_mut(body).insert(Sensor);
+    run(&mut app, 10);
+    // Gravity only: v_n = -10 n, so y falls by 10 (1 + ... + 10) / 60.
+    let sunk = 5.0 - 10.0 * 55.0 / 60.0;
+    assert!((position(&app, body).y - sunk).abs() < 1e-4);
+    assert_eq!(flags(&app, body), ContactFlags::default());
+    let contacts = app.world().resource::<Contacts>();
+    assert_eq!(
+        contacts
+            .touching(floor)
+            .map(|(other, _)| other)
+            .collect::<Vec<_>>(),
+        vec![body]
+    );
+
+    app.world_mut().entity_mut(body).remove::<Sensor>();
+    app.update();
+    assert!(
+        (position(&app, body).y - 5.0).abs() < 1e-5,
+        "{}",
+        position(&app, body).y
+    );
+    assert!(flags(&app, body).on_floor());
+    assert_eq!(velocity(&app, body), Vec2::ZERO);
+}
+
 #[test]
 fn layers_filter_events_and_resolution() {
     let mut app = app_with_gravity(-600.0);

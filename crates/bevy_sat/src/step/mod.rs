@@ -262,6 +262,9 @@ pub(crate) struct StepState {
     pub flags: Vec<ContactFlags>,
     /// The touching pairs of the previous step, sorted.
     pub touching: Vec<(Entity, Entity)>,
+    /// Some body may be pushed by resolution this step (Weak and not a sensor). Without one,
+    /// resolution has nothing to do.
+    pub any_pushable: bool,
     /// The longest distance any body moves by its velocity this step. Resolution can push a
     /// Weak body no further than this, so pairs closer than it (plus the contact margin) are the
     /// ones resolution may bring into contact.

@@ -61,6 +61,7 @@ pub(crate) fn prepare_bodies(
     // The longest motion, squared until the end: one square root per step, not per body.
     let mut reach_squared = 0.0f32;
     let mut count = 0;
+    let mut any_pushable = false;
     state.scratch.riders.clear();
     let margin = config.contact_margin.max(0.0);
     let warnings = &mut state.warnings;
@@ -148,12 +149,14 @@ pub(crate) fn prepare_bodies(
         body.rotation = pose.rotation;
         body.support = support;
         body.internal = 0;
+        any_pushable |= body.pushable();
         state
             .broad
             .inputs
             .push(BroadInput::of(body, aabb, moved, margin));
     }
     state.bodies.truncate(count);
+    state.any_pushable = any_pushable;
     state.reach = reach_squared.sqrt();
     // Only riders need the entity → body lookup; most steps of most scenes have few.
     if !state.scratch.riders.is_empty() {

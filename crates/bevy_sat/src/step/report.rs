@@ -15,6 +15,10 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 /// The contact flags of every body from the final contacts, and the index of the body each
 /// stands on. Only what the contacts carry is read, no body record: with tens of thousands of
 /// bodies, a record read per contact was a visible wait.
+///
+/// Only resolved contacts set flags. Without one (sensors only, say), both vectors are left
+/// empty, which means default flags and no support for every body: at tens of thousands of
+/// bodies, filling them costs more than the rest of the step's bookkeeping.
 pub(crate) fn contact_flags(
     config: &SatConfig,
     bodies: usize,
@@ -23,8 +27,11 @@ pub(crate) fn contact_flags(
     support_index: &mut Vec<u32>,
 ) {
     flags.clear();
-    flags.resize(bodies, ContactFlags::default());
     support_index.clear();
+    if !contacts.iter().any(|contact| contact.pair.resolved) {
+        return;
+    }
+    flags.resize(bodies, ContactFlags::default());
     support_index.resize(bodies, u32::MAX);
     let level = config
         .max_floor_angle
@@ -215,6 +222,16 @@ pub(crate) fn report_contacts(
         .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
 }
 
+/// The flags of a body when [`contact_flags`] set none: the default ones.
+const DEFAULT_FLAGS: ContactFlags = ContactFlags {
+    floor: false,
+    ceiling: false,
+    wall_left: false,
+    wall_right: false,
+    standing_on: None,
+    floor_normal: Vec2::ZERO,
+};
+
 /// What [`write_back`] writes to.
 type Targets = (
     Entity,
@@ -243,7 +260,8 @@ pub(crate) fn write_back(
         let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
             continue;
         };
-        write_body(body, &state.flags[next], &mut transform, velocity, flags);
+        let body_flags = state.flags.get(next).unwrap_or(&DEFAULT_FLAGS);
+        write_body(body, body_flags, &mut transform, velocity, flags);
         if body.drop_through && !state.on_one_way[next] {
             commands.entity(body.entity).remove::<DropThrough>();
         }
@@ -253,7 +271,7 @@ pub(crate) fn write_back(
         if let Ok((_, mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) {
             write_body(
                 body,
-                &state.flags[k],
+                state.flags.get(k).unwrap_or(&DEFAULT_FLAGS),
                 &mut transform,
                 velocity,
                 contact_flags,
@@ -285,5 +303,15 @@ fn write_body(
     let unchanged = body.flags_were_default && *flags == ContactFlags::default();
     if let Some(mut contact_flags) = contact_flags.filter(|_| !unchanged) {
         contact_flags.set_if_neq(*flags);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flags_of_a_body_without_any_are_the_default_ones() {
+        assert_eq!(DEFAULT_FLAGS, ContactFlags::default());
     }
 }

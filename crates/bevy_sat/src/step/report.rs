@@ -16,9 +16,10 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 /// stands on. Only what the contacts carry is read, no body record: with tens of thousands of
 /// bodies, a record read per contact was a visible wait.
 ///
-/// Only resolved contacts set flags. Without one (sensors only, say), both vectors are left
-/// empty, which means default flags and no support for every body: at tens of thousands of
-/// bodies, filling them costs more than the rest of the step's bookkeeping.
+/// Only resolved contacts set flags, and both vectors are filled at the first one. Without one
+/// (sensors only, say), they stay empty, which means default flags and no support for every
+/// body: at tens of thousands of bodies, filling them costs more than the rest of the step's
+/// bookkeeping.
 pub(crate) fn contact_flags(
     config: &SatConfig,
     bodies: usize,
@@ -28,11 +29,6 @@ pub(crate) fn contact_flags(
 ) {
     flags.clear();
     support_index.clear();
-    if !contacts.iter().any(|contact| contact.pair.resolved) {
-        return;
-    }
-    flags.resize(bodies, ContactFlags::default());
-    support_index.resize(bodies, u32::MAX);
     let level = config
         .max_floor_angle
         .clamp(0.0, core::f32::consts::FRAC_PI_2)
@@ -41,6 +37,10 @@ pub(crate) fn contact_flags(
         let pair = &contact.pair;
         if !pair.resolved {
             continue;
+        }
+        if flags.is_empty() {
+            flags.resize(bodies, ContactFlags::default());
+            support_index.resize(bodies, u32::MAX);
         }
         let (a_weak, b_weak) = contact.pushes.weak();
         // Each Weak body of the pair, with the direction it is pushed out (away from the other).
@@ -133,11 +133,8 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     state.on_one_way.resize(state.bodies.len(), false);
     let pairs = &state.pairs;
     for (k, p) in pairs.iter().enumerate() {
-        if pairs
-            .get(k + PREFETCH_DISTANCE)
-            .is_some_and(|next| next.may_move)
-        {
-            let next = k + PREFETCH_DISTANCE;
+        let next = k + PREFETCH_DISTANCE;
+        if pairs.get(next).is_some_and(|next| next.may_move) {
             state.work.prefetch(&state.bodies, pairs, next, true);
         }
         // Only a pair with a pushable body can have moved since the narrow phase.
@@ -222,16 +219,6 @@ pub(crate) fn report_contacts(
         .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
 }
 
-/// The flags of a body when [`contact_flags`] set none: the default ones.
-const DEFAULT_FLAGS: ContactFlags = ContactFlags {
-    floor: false,
-    ceiling: false,
-    wall_left: false,
-    wall_right: false,
-    standing_on: None,
-    floor_normal: Vec2::ZERO,
-};
-
 /// What [`write_back`] writes to.
 type Targets = (
     Entity,
@@ -260,8 +247,8 @@ pub(crate) fn write_back(
         let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
             continue;
         };
-        let body_flags = state.flags.get(next).unwrap_or(&DEFAULT_FLAGS);
-        write_body(body, body_flags, &mut transform, velocity, flags);
+        let body_flags = state.flags.get(next).copied().unwrap_or_default();
+        write_body(body, &body_flags, &mut transform, velocity, flags);
         if body.drop_through && !state.on_one_way[next] {
             commands.entity(body.entity).remove::<DropThrough>();
         }
@@ -271,7 +258,7 @@ pub(crate) fn write_back(
         if let Ok((_, mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) {
             write_body(
                 body,
-                state.flags.get(k).unwrap_or(&DEFAULT_FLAGS),
+                &state.flags.get(k).copied().unwrap_or_default(),
                 &mut transform,
                 velocity,
                 contact_flags,
@@ -303,15 +290,5 @@ fn write_body(
     let unchanged = body.flags_were_default && *flags == ContactFlags::default();
     if let Some(mut contact_flags) = contact_flags.filter(|_| !unchanged) {
         contact_flags.set_if_neq(*flags);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_flags_of_a_body_without_any_are_the_default_ones() {
-        assert_eq!(DEFAULT_FLAGS, ContactFlags::default());
     }
 }

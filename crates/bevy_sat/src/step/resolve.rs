@@ -72,11 +72,6 @@ impl Work {
         self.axes.clear();
     }
 
-    /// A step without resolution: cache entries of earlier steps stay out of date.
-    fn skip_step(&mut self) {
-        self.step = self.step.wrapping_add(1);
-    }
-
     /// Moves body `i` by `offset`, and counts the move. The body record itself is moved by
     /// [`Work::apply_moves`]: until then, its shape is where it was plus its `pending` move.
     fn shift(&mut self, i: usize, offset: Vec2) {
@@ -503,10 +498,9 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
     let state = &mut *state;
     if !state.any_pushable {
         // Nothing can be pushed (no Weak body, or only sensors): no pair is resolved, and
-        // nothing reads resolution's state this step. Its per-pair and per-body storage, as
-        // large as the scene, is left as it is.
+        // nothing reads resolution's state this step (the final contacts ask it only for pairs
+        // with a pushable body). Its storage, as large as the scene, is left as it is.
         state.crushed.clear();
-        state.work.skip_step();
         return;
     }
     resolve(

@@ -215,8 +215,9 @@ impl ConvexPolygon {
     /// `transform_into` for a translation only: the common case of an unrotated, unscaled body.
     fn translate_into(&self, by: Vec2, out: &mut ConvexPolygon) -> Result<(), TransformError> {
         let n = self.len as usize;
+        // All of them, padding included: it stays a copy of vertex 0.
         let mut vertices = self.vertices;
-        for v in &mut vertices[..n] {
+        for v in &mut vertices {
             *v += by;
         }
         let bounds = self.bounds_after(by);
@@ -226,9 +227,9 @@ impl ConvexPolygon {
             *out = rebuilt;
             return Ok(());
         }
-        out.vertices[..n].copy_from_slice(&vertices[..n]);
+        out.vertices = vertices;
         (out.bound, out.min_step) = bounds;
-        out.normals[..n].copy_from_slice(&self.normals[..n]);
+        out.normals = self.normals; // the unused slots (zero) too
         out.len = self.len;
         out.axis_mask = self.axis_mask;
         out.antipodes = self.antipodes;

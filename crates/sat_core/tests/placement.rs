@@ -108,6 +108,46 @@ proptest! {
     }
 }
 
+/// The lowest and highest projection of `vertices` on `axis`, one vertex at a time.
+fn projection_of(vertices: &[Vec2], axis: Vec2) -> (f32, f32) {
+    vertices
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v.dot(axis)), hi.max(v.dot(axis)))
+        })
+}
+
+proptest! {
+    /// Placing into storage that held another polygon (of more corners, say) keeps nothing of
+    /// it: after every placement, turned and scaled or only moved, and after every move in
+    /// place, the polygon projects exactly like the vertices it reports.
+    #[test]
+    fn a_reused_slot_projects_like_the_vertices_it_holds(
+        placements in prop::collection::vec(
+            (polygon(), -1e3f32..1e3, -1e3f32..1e3, -3.0f32..3.0, 0.5f32..2.0, any::<bool>()),
+            1..6,
+        ),
+        moved_by in (-10.0f32..10.0, -10.0f32..10.0),
+        direction in 0.0f32..std::f32::consts::TAU,
+    ) {
+        let axis = Vec2::from_angle(direction);
+        let mut slot = ConvexPolygon::regular(8, 1.0);
+        for (polygon, x, y, angle, scale, turned) in placements {
+            let pose = if turned {
+                Pose::new(Vec2::new(x, y), angle, Vec2::new(scale, 1.0 / scale))
+            } else {
+                Pose::from_translation(Vec2::new(x, y))
+            };
+            if polygon.transform_into(&pose, &mut slot).is_err() {
+                continue; // left unchanged, still valid
+            }
+            prop_assert_eq!(slot.project(axis), projection_of(slot.vertices(), axis));
+            slot.translate(Vec2::from(moved_by));
+            prop_assert_eq!(slot.project(axis), projection_of(slot.vertices(), axis));
+        }
+    }
+}
+
 #[test]
 fn a_tiny_box_far_out_is_refused_near_the_origin_accepted() {
     let tiny = ConvexPolygon::rectangle(1e-3, 1e-3);

@@ -202,7 +202,7 @@ pub(crate) fn each_axis(
     }
     for i in b.axis_indices() {
         let axis = b.normals[i];
-        if a.axes().any(|own| own == axis || own == -axis) {
+        if a.has_axis(axis) {
             continue;
         }
         let out = exits(a.project_from(origin, axis), b.own_extent_from(origin, i));

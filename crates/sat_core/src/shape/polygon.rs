@@ -140,7 +140,11 @@ impl std::error::Error for PolygonError {}
 /// ```
 #[derive(Clone, Copy)]
 pub struct ConvexPolygon {
+    /// The first `len` are the polygon's; the rest repeat `vertices[0]`, so that a loop may
+    /// run over all [`MAX_VERTICES`] (fixed length, no branch on `len`) when a repeated vertex
+    /// changes nothing, as in a projection.
     pub(crate) vertices: [Vec2; MAX_VERTICES],
+    /// The first `len` are the edge normals; the rest are zero.
     pub(crate) normals: [Vec2; MAX_VERTICES],
     pub(crate) len: u8,
     /// Bit `i` is set when `normals[i]` is one of the unique axes.
@@ -289,6 +293,21 @@ impl ConvexPolygon {
         self.axis_indices().map(|i| self.normals[i])
     }
 
+    /// Whether `axis` or its opposite is one of the unique axes (compared exactly).
+    ///
+    /// Over all `MAX_VERTICES` slots, without stopping at the first match: a loop of fixed
+    /// length has no exit to mispredict.
+    #[inline]
+    pub(crate) fn has_axis(&self, axis: Vec2) -> bool {
+        self.normals
+            .iter()
+            .enumerate()
+            .fold(false, |found, (i, n)| {
+                let unique = self.axis_mask >> i & 1 != 0;
+                found | (unique & ((*n == axis) | (*n == -axis)))
+            })
+    }
+
     /// Indices into [`normals`](Self::normals) of the unique axes.
     pub(crate) fn axis_indices(&self) -> impl Iterator<Item = usize> + use<> {
         let mut mask = self.axis_mask;
@@ -310,7 +329,7 @@ impl ConvexPolygon {
     /// Moves the polygon by `offset` in place.
     #[inline]
     pub fn translate(&mut self, offset: Vec2) {
-        for v in &mut self.vertices[..self.len as usize] {
+        for v in &mut self.vertices {
             *v += offset;
         }
         self.centroid += offset;
@@ -347,12 +366,7 @@ impl ConvexPolygon {
     /// The lowest and highest projection of the vertices on `axis`.
     #[inline]
     pub fn project(&self, axis: Vec2) -> (f32, f32) {
-        let vertices = self.vertices();
-        let first = vertices[0].dot(axis);
-        vertices[1..].iter().fold((first, first), |(lo, hi), v| {
-            let p = v.dot(axis);
-            (lo.min(p), hi.max(p))
-        })
+        self.project_from(Vec2::ZERO, axis)
     }
 
     /// The lowest and highest projection on `axis` of the vertices relative to `origin`.
@@ -360,16 +374,23 @@ impl ConvexPolygon {
     /// Measuring from a nearby origin keeps precision for shapes far from the world origin.
     #[inline]
     pub(crate) fn project_from(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
-        let vertices = self.vertices();
-        let first = (vertices[0] - origin).dot(axis);
-        let (mut lo, mut hi) = (first, first);
+        // Over all `MAX_VERTICES`: the padding repeats vertex 0, which changes neither end, and
+        // a loop of fixed length has no exit to mispredict (pairs of shapes of every size come
+        // in no order a branch predictor could learn). The ends are reduced as a tree, halves
+        // against halves, rather than in one chain of dependent comparisons.
+        const { assert!(MAX_VERTICES == 8, "the tree below halves 8 values") };
+        let d: [f32; MAX_VERTICES] = core::array::from_fn(|k| {
+            let v = self.vertices[k] - origin;
+            v.x * axis.x + v.y * axis.y
+        });
         // Plain comparisons (vertices are finite): a single min/max instruction each.
-        for v in &vertices[1..] {
-            let p = (*v - origin).dot(axis);
-            lo = if p < lo { p } else { lo };
-            hi = if p > hi { p } else { hi };
-        }
-        (lo, hi)
+        let min = |x: f32, y: f32| if y < x { y } else { x };
+        let max = |x: f32, y: f32| if y > x { y } else { x };
+        let lo: [f32; 4] = core::array::from_fn(|k| min(d[k], d[k + 4]));
+        let hi: [f32; 4] = core::array::from_fn(|k| max(d[k], d[k + 4]));
+        let lo: [f32; 2] = core::array::from_fn(|k| min(lo[k], lo[k + 2]));
+        let hi: [f32; 2] = core::array::from_fn(|k| max(hi[k], hi[k + 2]));
+        (min(lo[0], lo[1]), max(hi[0], hi[1]))
     }
 
     /// The vertex farthest along `direction`, and its index.
@@ -385,6 +406,16 @@ impl ConvexPolygon {
             }
         }
         (best, self.vertices[best])
+    }
+
+    /// Fills the vertex slots past `len` with vertex 0 (see [`ConvexPolygon::vertices`]'s
+    /// field).
+    #[inline]
+    pub(crate) fn pad(&mut self) {
+        let first = self.vertices[0];
+        for v in &mut self.vertices[self.len as usize..] {
+            *v = first;
+        }
     }
 
     /// Builds a polygon from already valid parts (counter-clockwise, unit outward normals).
@@ -413,6 +444,7 @@ impl ConvexPolygon {
             polygon.min_step = polygon.min_step.min((next - *v).abs().max_element());
         }
         polygon.vertices[..vertices.len()].copy_from_slice(vertices);
+        polygon.pad();
         polygon.normals[..normals.len()].copy_from_slice(normals);
         for (i, normal) in normals.iter().enumerate() {
             polygon.antipodes[i] = polygon.support(-*normal).0 as u8;

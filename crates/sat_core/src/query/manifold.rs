@@ -1,20 +1,30 @@
 //! Contact points by clipping the incident edge against the reference face (as Box2D does).
 
+use core::hint::select_unpredictable;
+
 use glam::Vec2;
 
 use super::contact::Contact;
 use crate::shape::ConvexPolygon;
 
 /// Index of the normal of `polygon` most aligned with `direction`.
+///
+/// Over all `MAX_VERTICES` slots (the unused ones never win), keeping the best by selects:
+/// which normal wins changes from pair to pair in no pattern a branch predictor could learn.
 #[inline]
 fn most_aligned(polygon: &ConvexPolygon, direction: Vec2) -> usize {
+    let len = polygon.len as usize;
     let mut best = 0;
     let mut best_dot = f32::NEG_INFINITY;
-    for (i, n) in polygon.normals().iter().enumerate() {
-        let d = n.dot(direction);
-        if d > best_dot {
-            (best, best_dot) = (i, d);
-        }
+    for (i, n) in polygon.normals.iter().enumerate() {
+        let d = if i < len {
+            n.dot(direction)
+        } else {
+            f32::NEG_INFINITY
+        };
+        let better = d > best_dot;
+        best = select_unpredictable(better, i, best);
+        best_dot = select_unpredictable(better, d, best_dot);
     }
     best
 }

@@ -234,9 +234,7 @@ pub(crate) struct Scratch {
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,
-    pub final_keys: Vec<pair_sort::PairKey>,
     pub sort_scratch: Vec<pair_sort::PairKey>,
-    pub sorted_finals: Vec<Final>,
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.
@@ -270,8 +268,12 @@ pub(crate) struct StepState {
     /// ones resolution may bring into contact.
     pub reach: f32,
     pub broad: broad::BroadState,
-    /// The touching pairs after resolution, with body indices.
+    /// The touching pairs after resolution, with body indices, in the order resolution left
+    /// them.
     pub finals: Vec<Final>,
+    /// `finals` sorted by entity pair: the index of each (the order of [`Contacts`](crate::Contacts),
+    /// of the events, and of ties in the contact flags).
+    pub final_order: Vec<pair_sort::PairKey>,
     /// Per body: touching a one-way platform after this step (within the margin).
     pub on_one_way: Vec<bool>,
     /// Weak bodies squeezed between Mighty bodies this step, as `(body, crusher)` sorted, each

@@ -3,6 +3,7 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use prefetch_index::prefetch_index;
 
 use super::pair_sort::{PairKey, sort_pairs};
 use super::resolve::PREFETCH_DISTANCE;
@@ -20,10 +21,10 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 /// (sensors only, say), they stay empty, which means default flags and no support for every
 /// body: at tens of thousands of bodies, filling them costs more than the rest of the step's
 /// bookkeeping.
-pub(crate) fn contact_flags(
+pub(crate) fn contact_flags<'a>(
     config: &SatConfig,
     bodies: usize,
-    contacts: &[Final],
+    contacts: impl IntoIterator<Item = &'a Final>,
     flags: &mut Vec<ContactFlags>,
     support_index: &mut Vec<u32>,
 ) {
@@ -132,6 +133,7 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     state.on_one_way.clear();
     state.on_one_way.resize(state.bodies.len(), false);
     let pairs = &state.pairs;
+    let mut any_resolved = false;
     for (k, p) in pairs.iter().enumerate() {
         let next = k + PREFETCH_DISTANCE;
         if pairs.get(next).is_some_and(|next| next.may_move) {
@@ -144,6 +146,7 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
             p.contact.filter(|c| c.depth >= -margin)
         };
         let Some(contact) = contact else { continue };
+        any_resolved |= !p.unpushed();
         state.finals.push(Final {
             a: p.a,
             b: p.b,
@@ -161,8 +164,9 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         }
     }
     // Sorted by entity pair: the order of `Contacts`, of the events, and of ties in the flags.
-    // Sorting small keys and gathering once is cheaper than moving whole records around.
-    let keys = &mut state.scratch.final_keys;
+    // Only small keys are sorted: the records are read in that order where they are used
+    // (the flags, `Contacts`), never moved into it.
+    let keys = &mut state.final_order;
     keys.clear();
     keys.extend(state.finals.iter().enumerate().map(|(i, f)| PairKey {
         a: f.pair.a,
@@ -170,18 +174,19 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         index: i as u32,
     }));
     sort_pairs(keys, &mut state.scratch.sort_scratch);
-    let sorted = &mut state.scratch.sorted_finals;
-    sorted.clear();
-    sorted.extend(keys.iter().map(|key| state.finals[key.index as usize]));
-    std::mem::swap(&mut state.finals, sorted);
+    // Only resolved contacts set flags: without one, no record need be read again.
+    let flagged: &[PairKey] = if any_resolved { keys } else { &[] };
     contact_flags(
         config,
         state.bodies.len(),
-        &state.finals,
+        flagged.iter().map(|key| &state.finals[key.index as usize]),
         &mut state.flags,
         &mut state.support_index,
     );
 }
+
+/// How many keys ahead the gather of [`Contacts`] asks for a record.
+const GATHER_AHEAD: usize = 8;
 
 /// Fills [`Contacts`] and sends the events: started and ended from a merge of this step's
 /// sorted pairs with the last step's, and crushed.
@@ -194,7 +199,17 @@ pub(crate) fn report_contacts(
 ) {
     let state = &mut *state;
     contacts.pairs.clear();
-    contacts.pairs.extend(state.finals.iter().map(|f| f.pair));
+    // A gather in entity order from records in resolution order: each load is asked for a
+    // few keys ahead.
+    let (order, finals) = (&state.final_order, &state.finals);
+    contacts
+        .pairs
+        .extend(order.iter().enumerate().map(|(k, key)| {
+            if let Some(ahead) = order.get(k + GATHER_AHEAD) {
+                prefetch_index(finals, ahead.index as usize);
+            }
+            finals[key.index as usize].pair
+        }));
     let previous = std::mem::take(&mut state.touching);
     let mut old = previous.iter().peekable();
     for pair in &contacts.pairs {

@@ -105,10 +105,7 @@ impl ShapeRef<'_> {
     pub fn aabb(&self) -> Aabb {
         match self {
             Self::Polygon(p) => {
-                let v = p.vertices();
-                let (min, max) = v[1..]
-                    .iter()
-                    .fold((v[0], v[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+                let (min, max) = p.extent();
                 Aabb { min, max }
             }
             Self::Circle(c) => Aabb {

@@ -393,6 +393,32 @@ impl ConvexPolygon {
         (min(lo[0], lo[1]), max(hi[0], hi[1]))
     }
 
+    /// The lowest and highest vertex coordinates, each axis on its own: the corners of the
+    /// AABB. Over all `MAX_VERTICES` slots, reduced as a tree, like [`Self::project_from`].
+    #[inline]
+    pub(crate) fn extent(&self) -> (Vec2, Vec2) {
+        const { assert!(MAX_VERTICES == 8, "the tree below halves 8 values") };
+        // Plain comparisons (vertices are finite): a single min/max instruction each.
+        let min = |a: Vec2, b: Vec2| {
+            Vec2::new(
+                if b.x < a.x { b.x } else { a.x },
+                if b.y < a.y { b.y } else { a.y },
+            )
+        };
+        let max = |a: Vec2, b: Vec2| {
+            Vec2::new(
+                if b.x > a.x { b.x } else { a.x },
+                if b.y > a.y { b.y } else { a.y },
+            )
+        };
+        let v = &self.vertices;
+        let lo: [Vec2; 4] = core::array::from_fn(|k| min(v[k], v[k + 4]));
+        let hi: [Vec2; 4] = core::array::from_fn(|k| max(v[k], v[k + 4]));
+        let lo: [Vec2; 2] = core::array::from_fn(|k| min(lo[k], lo[k + 2]));
+        let hi: [Vec2; 2] = core::array::from_fn(|k| max(hi[k], hi[k + 2]));
+        (min(lo[0], lo[1]), max(hi[0], hi[1]))
+    }
+
     /// The vertex farthest along `direction`, and its index.
     #[inline]
     pub(crate) fn support(&self, direction: Vec2) -> (usize, Vec2) {

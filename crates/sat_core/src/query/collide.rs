@@ -4,7 +4,7 @@ use glam::Vec2;
 
 use super::contact::Contact;
 use super::manifold::clip_manifold;
-use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
+use crate::shape::{AsShape, Circle, ConvexPolygon, MAX_VERTICES, ShapeRef};
 
 /// The contact between two shapes in the same frame, or `None` when they are apart.
 ///
@@ -185,9 +185,24 @@ pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Optio
 /// way ([`exits`]), and whether it is A's. Stops, returning `false`, when `weigh` does.
 ///
 /// A polygon's extent on its own axis takes two dot products (its edge vertex and the
-/// antipode); only the other polygon is projected vertex by vertex.
+/// antipode); only the other polygon is projected vertex by vertex, over a fixed number of
+/// slots chosen once per pair: 4 when neither has more than 4 corners (boxes), else 8.
 #[inline]
 pub(crate) fn each_axis(
+    a: &ConvexPolygon,
+    b: &ConvexPolygon,
+    weigh: impl FnMut((Vec2, u8), (f32, f32), bool) -> bool,
+) -> bool {
+    if a.len <= 4 && b.len <= 4 {
+        each_axis_over::<4>(a, b, weigh)
+    } else {
+        each_axis_over::<MAX_VERTICES>(a, b, weigh)
+    }
+}
+
+/// [`each_axis`] with every vertex and edge of both polygons in their first `SLOTS` slots.
+#[inline]
+fn each_axis_over<const SLOTS: usize>(
     a: &ConvexPolygon,
     b: &ConvexPolygon,
     mut weigh: impl FnMut((Vec2, u8), (f32, f32), bool) -> bool,
@@ -195,17 +210,23 @@ pub(crate) fn each_axis(
     let origin = a.vertices[0];
     for i in a.axis_indices() {
         let axis = a.normals[i];
-        let out = exits(a.own_extent_from(origin, i), b.project_from(origin, axis));
+        let out = exits(
+            a.own_extent_from(origin, i),
+            b.project_slots::<SLOTS>(origin, axis),
+        );
         if !weigh((axis, i as u8), out, true) {
             return false;
         }
     }
     for i in b.axis_indices() {
         let axis = b.normals[i];
-        if a.has_axis(axis) {
+        if a.has_axis::<SLOTS>(axis) {
             continue;
         }
-        let out = exits(a.project_from(origin, axis), b.own_extent_from(origin, i));
+        let out = exits(
+            a.project_slots::<SLOTS>(origin, axis),
+            b.own_extent_from(origin, i),
+        );
         if !weigh((axis, i as u8), out, false) {
             return false;
         }

@@ -295,11 +295,12 @@ impl ConvexPolygon {
 
     /// Whether `axis` or its opposite is one of the unique axes (compared exactly).
     ///
-    /// Over all `MAX_VERTICES` slots, without stopping at the first match: a loop of fixed
-    /// length has no exit to mispredict.
+    /// Over the first `SLOTS` slots (which must hold every edge: `len <= SLOTS`), without
+    /// stopping at the first match: a loop of fixed length has no exit to mispredict.
     #[inline]
-    pub(crate) fn has_axis(&self, axis: Vec2) -> bool {
-        self.normals
+    pub(crate) fn has_axis<const SLOTS: usize>(&self, axis: Vec2) -> bool {
+        debug_assert!(usize::from(self.len) <= SLOTS);
+        self.normals[..SLOTS]
             .iter()
             .enumerate()
             .fold(false, |found, (i, n)| {
@@ -374,23 +375,44 @@ impl ConvexPolygon {
     /// Measuring from a nearby origin keeps precision for shapes far from the world origin.
     #[inline]
     pub(crate) fn project_from(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
-        // Over all `MAX_VERTICES`: the padding repeats vertex 0, which changes neither end, and
-        // a loop of fixed length has no exit to mispredict (pairs of shapes of every size come
-        // in no order a branch predictor could learn). The ends are reduced as a tree, halves
-        // against halves, rather than in one chain of dependent comparisons.
-        const { assert!(MAX_VERTICES == 8, "the tree below halves 8 values") };
-        let d: [f32; MAX_VERTICES] = core::array::from_fn(|k| {
+        self.project_slots::<MAX_VERTICES>(origin, axis)
+    }
+
+    /// [`Self::project_from`] over the first `SLOTS` vertex slots, which must hold every
+    /// vertex (`len <= SLOTS`; `SLOTS` 4 or 8).
+    ///
+    /// A loop of fixed length has no exit to mispredict (pairs of shapes of every size come in
+    /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
+    /// which changes neither end. The ends are reduced as a tree, halves against halves, rather
+    /// than in one chain of dependent comparisons. Quadrilaterals and triangles (4 slots) skip
+    /// the half of the work the padding would be.
+    #[inline]
+    pub(crate) fn project_slots<const SLOTS: usize>(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
+        const { assert!(SLOTS == 4 || SLOTS == 8, "the tree halves 4 or 8 values") };
+        debug_assert!(usize::from(self.len) <= SLOTS);
+        let mut lo: [f32; SLOTS] = core::array::from_fn(|k| {
             let v = self.vertices[k] - origin;
             v.x * axis.x + v.y * axis.y
         });
+        let mut hi = lo;
         // Plain comparisons (vertices are finite): a single min/max instruction each.
-        let min = |x: f32, y: f32| if y < x { y } else { x };
-        let max = |x: f32, y: f32| if y > x { y } else { x };
-        let lo: [f32; 4] = core::array::from_fn(|k| min(d[k], d[k + 4]));
-        let hi: [f32; 4] = core::array::from_fn(|k| max(d[k], d[k + 4]));
-        let lo: [f32; 2] = core::array::from_fn(|k| min(lo[k], lo[k + 2]));
-        let hi: [f32; 2] = core::array::from_fn(|k| max(hi[k], hi[k + 2]));
-        (min(lo[0], lo[1]), max(hi[0], hi[1]))
+        let mut width = SLOTS;
+        while width > 1 {
+            width /= 2;
+            for k in 0..width {
+                lo[k] = if lo[k + width] < lo[k] {
+                    lo[k + width]
+                } else {
+                    lo[k]
+                };
+                hi[k] = if hi[k + width] > hi[k] {
+                    hi[k + width]
+                } else {
+                    hi[k]
+                };
+            }
+        }
+        (lo[0], hi[0])
     }
 
     /// The lowest and highest vertex coordinates, each axis on its own: the corners of the

@@ -14,31 +14,14 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use glam::Vec2;
 use sat_core::{Aabb, SweepAndPrune};
 
+mod common;
+use common::XorShift;
+
 const DT: f32 = 1.0 / 60.0;
 /// Steps run before timing (the first one sorts from scratch).
 const WARM_UP_STEPS: usize = 10;
 /// Scenes up to this size are checked against a brute-force pair search before timing.
 const CHECKED_UP_TO: usize = 16_000;
-
-/// Marsaglia's xorshift64: deterministic and good enough to scatter boxes.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next_u64(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    /// Uniform in `[lo, hi)`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        lo + (hi - lo) * unit
-    }
-}
 
 struct Body {
     center: Vec2,

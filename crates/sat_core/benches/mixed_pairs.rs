@@ -11,7 +11,6 @@
 
 use std::f32::consts::TAU;
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
@@ -20,29 +19,15 @@ use parry2d::query;
 use parry2d::shape::{ConvexPolygon as PConvexPolygon, Cuboid, SharedShape};
 use sat_core::{ConvexPolygon, Pose, Shape, collide_within};
 
+mod common;
+use common::XorShift;
+
 const PAIRS: usize = 4096;
 const MARGIN: f32 = 0.01;
 
-/// A small xorshift generator: the benchmark needs no `rand`.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `lo..hi`.
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
-
 /// A local shape of the stress scene's mix, and the same for parry2d.
-fn stress_shape(rng: &mut Rng) -> (ConvexPolygon, SharedShape) {
-    let kind = rng.next() % 4;
+fn stress_shape(rng: &mut XorShift) -> (ConvexPolygon, SharedShape) {
+    let kind = rng.next_u64() % 4;
     let polygon = if kind < 2 {
         let (w, h) = (rng.range(8.0, 16.0), rng.range(8.0, 16.0));
         let polygon = ConvexPolygon::rectangle(w, h);
@@ -51,9 +36,9 @@ fn stress_shape(rng: &mut Rng) -> (ConvexPolygon, SharedShape) {
             SharedShape::new(Cuboid::new(PVector::new(w / 2.0, h / 2.0))),
         );
     } else if kind == 2 {
-        ConvexPolygon::regular(3 + (rng.next() % 6) as usize, rng.range(5.0, 9.0))
+        ConvexPolygon::regular(3 + (rng.next_u64() % 6) as usize, rng.range(5.0, 9.0))
     } else {
-        let corners = 5 + (rng.next() % 4) as usize;
+        let corners = 5 + (rng.next_u64() % 4) as usize;
         let (rx, ry) = (rng.range(5.0, 9.0), rng.range(5.0, 9.0));
         let mut angles: Vec<f32> = (0..corners).map(|_| rng.range(0.0, TAU)).collect();
         angles.sort_by(f32::total_cmp);
@@ -83,7 +68,7 @@ struct Candidate {
 }
 
 fn candidates() -> Vec<Candidate> {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
     let mut out = Vec::with_capacity(PAIRS);
     while out.len() < PAIRS {
         let (la, pa) = stress_shape(&mut rng);
@@ -152,10 +137,7 @@ fn mixed_pairs(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(50);
+    config = common::quick_criterion();
     targets = mixed_pairs
 }
 criterion_main!(benches);

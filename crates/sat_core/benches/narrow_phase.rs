@@ -16,7 +16,6 @@
 //! The placements are checked before timing: both libraries must find the same depth and toi.
 
 use std::hint::black_box;
-use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec2;
@@ -26,6 +25,8 @@ use parry2d::query::{
 };
 use parry2d::shape::{Ball, ConvexPolygon as PConvexPolygon, Cuboid, SharedShape};
 use sat_core::{Circle, ConvexPolygon, Pose, Shape, collide, overlap, sweep};
+
+mod common;
 
 /// The size of every shape: box side, polygon and circle diameter.
 const SIZE: f32 = 1.0;
@@ -275,10 +276,7 @@ fn narrow_phase(c: &mut Criterion) {
 
 criterion_group! {
     name = benches;
-    config = Criterion::default()
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3))
-        .sample_size(50);
+    config = common::quick_criterion();
     targets = narrow_phase
 }
 criterion_main!(benches);

@@ -3,7 +3,6 @@
 
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use prefetch_index::prefetch_index;
 
 use super::pair_sort::{PairKey, sort_pairs};
 use super::resolve::PREFETCH_DISTANCE;
@@ -185,9 +184,6 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     );
 }
 
-/// How many keys ahead the gather of [`Contacts`] asks for a record.
-const GATHER_AHEAD: usize = 8;
-
 /// Fills [`Contacts`] and sends the events: started and ended from a merge of this step's
 /// sorted pairs with the last step's, and crushed.
 // Kept out of line so that profiles show each stage of the step.
@@ -199,17 +195,12 @@ pub(crate) fn report_contacts(
 ) {
     let state = &mut *state;
     contacts.pairs.clear();
-    // A gather in entity order from records in resolution order: each load is asked for a
-    // few keys ahead.
-    let (order, finals) = (&state.final_order, &state.finals);
-    contacts
-        .pairs
-        .extend(order.iter().enumerate().map(|(k, key)| {
-            if let Some(ahead) = order.get(k + GATHER_AHEAD) {
-                prefetch_index(finals, ahead.index as usize);
-            }
-            finals[key.index as usize].pair
-        }));
+    contacts.pairs.extend(
+        state
+            .final_order
+            .iter()
+            .map(|key| state.finals[key.index as usize].pair),
+    );
     let previous = std::mem::take(&mut state.touching);
     let mut old = previous.iter().peekable();
     for pair in &contacts.pairs {

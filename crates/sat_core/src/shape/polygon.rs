@@ -379,7 +379,7 @@ impl ConvexPolygon {
     }
 
     /// [`Self::project_from`] over the first `SLOTS` vertex slots, which must hold every
-    /// vertex (`len <= SLOTS`; `SLOTS` 4 or 8).
+    /// vertex (`len <= SLOTS`; `SLOTS` a power of two).
     ///
     /// A loop of fixed length has no exit to mispredict (pairs of shapes of every size come in
     /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
@@ -388,57 +388,24 @@ impl ConvexPolygon {
     /// the half of the work the padding would be.
     #[inline]
     pub(crate) fn project_slots<const SLOTS: usize>(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
-        const { assert!(SLOTS == 4 || SLOTS == 8, "the tree halves 4 or 8 values") };
+        const { assert!(SLOTS <= MAX_VERTICES, "more slots than a polygon has") };
         debug_assert!(usize::from(self.len) <= SLOTS);
-        let mut lo: [f32; SLOTS] = core::array::from_fn(|k| {
+        let d: [f32; SLOTS] = core::array::from_fn(|k| {
             let v = self.vertices[k] - origin;
             v.x * axis.x + v.y * axis.y
         });
-        let mut hi = lo;
-        // Plain comparisons (vertices are finite): a single min/max instruction each.
-        let mut width = SLOTS;
-        while width > 1 {
-            width /= 2;
-            for k in 0..width {
-                lo[k] = if lo[k + width] < lo[k] {
-                    lo[k + width]
-                } else {
-                    lo[k]
-                };
-                hi[k] = if hi[k + width] > hi[k] {
-                    hi[k + width]
-                } else {
-                    hi[k]
-                };
-            }
-        }
-        (lo[0], hi[0])
+        (tree_reduce(d, min), tree_reduce(d, max))
     }
 
     /// The lowest and highest vertex coordinates, each axis on its own: the corners of the
     /// AABB. Over all `MAX_VERTICES` slots, reduced as a tree, like [`Self::project_from`].
     #[inline]
     pub(crate) fn extent(&self) -> (Vec2, Vec2) {
-        const { assert!(MAX_VERTICES == 8, "the tree below halves 8 values") };
-        // Plain comparisons (vertices are finite): a single min/max instruction each.
-        let min = |a: Vec2, b: Vec2| {
-            Vec2::new(
-                if b.x < a.x { b.x } else { a.x },
-                if b.y < a.y { b.y } else { a.y },
-            )
-        };
-        let max = |a: Vec2, b: Vec2| {
-            Vec2::new(
-                if b.x > a.x { b.x } else { a.x },
-                if b.y > a.y { b.y } else { a.y },
-            )
-        };
-        let v = &self.vertices;
-        let lo: [Vec2; 4] = core::array::from_fn(|k| min(v[k], v[k + 4]));
-        let hi: [Vec2; 4] = core::array::from_fn(|k| max(v[k], v[k + 4]));
-        let lo: [Vec2; 2] = core::array::from_fn(|k| min(lo[k], lo[k + 2]));
-        let hi: [Vec2; 2] = core::array::from_fn(|k| max(hi[k], hi[k + 2]));
-        (min(lo[0], lo[1]), max(hi[0], hi[1]))
+        let v = self.vertices;
+        (
+            tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
+            tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
+        )
     }
 
     /// The vertex farthest along `direction`, and its index.
@@ -511,6 +478,35 @@ impl ConvexPolygon {
             (self.vertices[i] - origin).dot(axis),
         )
     }
+}
+
+/// The smaller of two finite values: a plain comparison, a single min instruction (the NaN
+/// handling of `f32::min` costs more, and placed vertices are finite).
+#[inline]
+fn min(x: f32, y: f32) -> f32 {
+    if y < x { y } else { x }
+}
+
+/// The larger of two finite values (see [`min`]).
+#[inline]
+fn max(x: f32, y: f32) -> f32 {
+    if y > x { y } else { x }
+}
+
+/// Folds `values` with `keep` as a tree, halves against halves (`N` a power of two): the
+/// halves are independent, so the work vectorises instead of waiting on one chain of
+/// comparisons.
+#[inline]
+fn tree_reduce<T: Copy, const N: usize>(mut values: [T; N], keep: impl Fn(T, T) -> T) -> T {
+    const { assert!(N.is_power_of_two(), "a tree halves a power of two") };
+    let mut width = N;
+    while width > 1 {
+        width /= 2;
+        for k in 0..width {
+            values[k] = keep(values[k], values[k + width]);
+        }
+    }
+    values[0]
 }
 
 fn sanitize_size(size: f32) -> f32 {

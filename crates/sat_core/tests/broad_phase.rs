@@ -159,3 +159,30 @@ fn pair_order_is_deterministic() {
     };
     assert_eq!(make(), make());
 }
+
+#[test]
+fn refuses_bad_boxes_and_ids_without_changing_anything() {
+    use sat_core::BroadPhaseError;
+    let unit = Aabb {
+        min: Vec2::ZERO,
+        max: Vec2::ONE,
+    };
+    let mut sap = SweepAndPrune::new();
+    let inverted = Aabb {
+        min: Vec2::ONE,
+        max: Vec2::ZERO,
+    };
+    assert_eq!(sap.set(0, inverted), Err(BroadPhaseError::InvalidAabb));
+    let nan = Aabb {
+        min: Vec2::new(f32::NAN, 0.0),
+        max: Vec2::ONE,
+    };
+    assert_eq!(sap.set(0, nan), Err(BroadPhaseError::InvalidAabb));
+    assert_eq!(
+        sap.set(SweepAndPrune::MAX_ID, unit),
+        Err(BroadPhaseError::IdOutOfRange)
+    );
+    assert!(sap.is_empty());
+    assert_eq!(sap.set(3, unit), Ok(()));
+    assert_eq!(sap.len(), 1);
+}

@@ -208,12 +208,11 @@ fn each_axis_over<const SLOTS: usize>(
     mut weigh: impl FnMut((Vec2, u8), (f32, f32), bool) -> bool,
 ) -> bool {
     let origin = a.vertices[0];
+    // Both polygons relative to A's first vertex, laid out once for all the axes.
+    let (a_lanes, b_lanes) = (a.lanes::<SLOTS>(origin), b.lanes::<SLOTS>(origin));
     for i in a.axis_indices() {
         let axis = a.normals[i];
-        let out = exits(
-            a.own_extent_from(origin, i),
-            b.project_slots::<SLOTS>(origin, axis),
-        );
+        let out = exits(a.own_extent_from(origin, i), b_lanes.project(axis));
         if !weigh((axis, i as u8), out, true) {
             return false;
         }
@@ -223,10 +222,7 @@ fn each_axis_over<const SLOTS: usize>(
         if a.has_axis::<SLOTS>(axis) {
             continue;
         }
-        let out = exits(
-            a.project_slots::<SLOTS>(origin, axis),
-            b.own_extent_from(origin, i),
-        );
+        let out = exits(a_lanes.project(axis), b.own_extent_from(origin, i));
         if !weigh((axis, i as u8), out, false) {
             return false;
         }

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use glam::{DVec2, Vec2};
+use glam::{DVec2, Vec2, Vec4, Vec4Swizzles};
 
 /// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
 /// are removed).
@@ -375,26 +375,31 @@ impl ConvexPolygon {
     /// Measuring from a nearby origin keeps precision for shapes far from the world origin.
     #[inline]
     pub(crate) fn project_from(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
-        self.project_slots::<MAX_VERTICES>(origin, axis)
+        self.lanes::<MAX_VERTICES>(origin).project(axis)
     }
 
-    /// [`Self::project_from`] over the first `SLOTS` vertex slots, which must hold every
-    /// vertex (`len <= SLOTS`; `SLOTS` a power of two).
-    ///
-    /// A loop of fixed length has no exit to mispredict (pairs of shapes of every size come in
-    /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
-    /// which changes neither end. The ends are reduced as a tree, halves against halves, rather
-    /// than in one chain of dependent comparisons. Quadrilaterals and triangles (4 slots) skip
-    /// the half of the work the padding would be.
+    /// The first `SLOTS` vertex slots (4 or 8, holding every vertex) relative to `origin`,
+    /// laid out for [`SlotLanes::project`]: once per pair, for all the axes it is projected
+    /// on. Quadrilaterals and triangles (4 slots) skip the half of the work the padding would
+    /// be.
     #[inline]
-    pub(crate) fn project_slots<const SLOTS: usize>(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
-        const { assert!(SLOTS <= MAX_VERTICES, "more slots than a polygon has") };
+    pub(crate) fn lanes<const SLOTS: usize>(&self, origin: Vec2) -> SlotLanes<SLOTS> {
+        const { assert!(SLOTS == 4 || SLOTS == 8, "4 or 8 slots") };
         debug_assert!(usize::from(self.len) <= SLOTS);
-        let d: [f32; SLOTS] = core::array::from_fn(|k| {
-            let v = self.vertices[k] - origin;
-            v.x * axis.x + v.y * axis.y
-        });
-        (tree_reduce(d, min), tree_reduce(d, max))
+        let v = &self.vertices;
+        let (x, y) = (Vec4::splat(origin.x), Vec4::splat(origin.y));
+        let half = |k: usize| {
+            (
+                Vec4::new(v[k].x, v[k + 1].x, v[k + 2].x, v[k + 3].x) - x,
+                Vec4::new(v[k].y, v[k + 1].y, v[k + 2].y, v[k + 3].y) - y,
+            )
+        };
+        let low = half(0);
+        let high = if SLOTS == 8 { half(4) } else { low };
+        SlotLanes {
+            xs: [low.0, high.0],
+            ys: [low.1, high.1],
+        }
     }
 
     /// The lowest and highest vertex coordinates, each axis on its own: the corners of the
@@ -491,6 +496,43 @@ fn min(x: f32, y: f32) -> f32 {
 #[inline]
 fn max(x: f32, y: f32) -> f32 {
     if y > x { y } else { x }
+}
+
+/// A polygon's first `SLOTS` (4 or 8) vertex slots relative to an origin, x and y apart, four
+/// to a vector: a projection is then a few vector multiplies instead of a dot product and a
+/// shuffle per vertex. From [`ConvexPolygon::lanes`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlotLanes<const SLOTS: usize> {
+    /// Slots 0–3, then 4–7 (a copy of 0–3 for 4 slots).
+    xs: [Vec4; 2],
+    ys: [Vec4; 2],
+}
+
+impl<const SLOTS: usize> SlotLanes<SLOTS> {
+    /// The lowest and highest projection of the slots on `axis`.
+    ///
+    /// A loop of fixed length has no exit to mispredict (pairs of shapes of every size come in
+    /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
+    /// which changes neither end. The ends are reduced as a tree, halves against halves (slots
+    /// `k` and `k + 4`, then `k` and `k + 2`, then 0 and 1), each step keeping the first of two
+    /// equal values: the same tree, comparison for comparison, as [`tree_reduce`] with the
+    /// crate's `min` and `max`.
+    #[inline]
+    pub(crate) fn project(&self, axis: Vec2) -> (f32, f32) {
+        let (ax, ay) = (Vec4::splat(axis.x), Vec4::splat(axis.y));
+        let low = self.xs[0] * ax + self.ys[0] * ay;
+        // `a.min(b)` is `if a < b { a } else { b }` (`minps`): the later slot is kept only when
+        // strictly lower, as `min(earlier, later)` does.
+        let (lowest, highest) = if SLOTS == 8 {
+            let high = self.xs[1] * ax + self.ys[1] * ay;
+            (high.min(low), high.max(low))
+        } else {
+            (low, low)
+        };
+        let lowest = lowest.zwzw().min(lowest);
+        let highest = highest.zwzw().max(highest);
+        (lowest.yyyy().min(lowest).x, highest.yyyy().max(highest).x)
+    }
 }
 
 /// Folds `values` with `keep` as a tree, halves against halves (`N` a power of two): the

@@ -1,32 +1,38 @@
 //! Contact points by clipping the incident edge against the reference face (as Box2D does).
 
-use core::hint::select_unpredictable;
-
-use glam::Vec2;
+use glam::{Vec2, Vec4, Vec4Swizzles};
 
 use super::contact::Contact;
 use crate::shape::ConvexPolygon;
 
-/// Index of the normal of `polygon` most aligned with `direction`.
+/// Index of the normal of `polygon` most aligned with `direction` (the first of equals).
 ///
-/// Over all `MAX_VERTICES` slots (the unused ones never win), keeping the best by selects:
-/// which normal wins changes from pair to pair in no pattern a branch predictor could learn.
+/// All `MAX_VERTICES` slots at once, four to a vector (the unused ones at `-inf`, so they never
+/// win): the highest dot product, then the first slot that has it. No branch depends on the
+/// shapes, whose winning normal changes from pair to pair in no pattern a branch predictor
+/// could learn.
 #[inline]
 fn most_aligned(polygon: &ConvexPolygon, direction: Vec2) -> usize {
-    let len = polygon.len as usize;
-    let mut best = 0;
-    let mut best_dot = f32::NEG_INFINITY;
-    for (i, n) in polygon.normals.iter().enumerate() {
-        let d = if i < len {
-            n.dot(direction)
-        } else {
-            f32::NEG_INFINITY
-        };
-        let better = d > best_dot;
-        best = select_unpredictable(better, i, best);
-        best_dot = select_unpredictable(better, d, best_dot);
+    let n = &polygon.normals;
+    let (x, y) = (Vec4::splat(direction.x), Vec4::splat(direction.y));
+    let len = Vec4::splat(f32::from(polygon.len));
+    let dots = |k: usize| {
+        let d = Vec4::new(n[k].x, n[k + 1].x, n[k + 2].x, n[k + 3].x) * x
+            + Vec4::new(n[k].y, n[k + 1].y, n[k + 2].y, n[k + 3].y) * y;
+        let slot = Vec4::new(0.0, 1.0, 2.0, 3.0) + Vec4::splat(k as f32);
+        Vec4::select(slot.cmplt(len), d, Vec4::NEG_INFINITY)
+    };
+    let (low, high) = (dots(0), dots(4));
+    let best = low.max(high);
+    let best = best.zwzw().max(best);
+    let best = Vec4::splat(best.yyyy().max(best).x);
+    let first = low.cmpeq(best).bitmask() | high.cmpeq(best).bitmask() << 4;
+    // None equal only for a NaN direction: then, as for any tie, the first slot.
+    if first == 0 {
+        0
+    } else {
+        first.trailing_zeros() as usize
     }
-    best
 }
 
 /// Keeps the part of segment `p` where `tangent · x >= limit`.

@@ -287,6 +287,9 @@ impl SweepAndPrune {
         // entered list it at their end.
         for (id, (aabb, listed)) in self.boxes.iter().zip(&mut self.listed).enumerate() {
             let now = aabb.map(|aabb| layout.span(&aabb));
+            if now == *listed {
+                continue; // the usual case: the same bands as last step
+            }
             if let (Some(aabb), Some((first, last))) = (aabb, now) {
                 let before = listed.unwrap_or((u32::MAX, 0));
                 for k in first..=last {

@@ -172,11 +172,38 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 /// ```
 pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<AxisOverlap> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    let mut best = NO_AXIS;
-    each_axis(a, b, |axis, out, on_a| {
-        test_axis(out, axis, on_a, margin, &mut best)
+    // The least overlap so far and which axis it is on (A's or B's, the edge, and whether the
+    // normal is the edge's or its opposite), two words kept by selects: which axis wins
+    // changes from pair to pair in no pattern a branch predictor could learn.
+    let (mut depth, mut key) = (f32::INFINITY, 0b11 << 8);
+    let found = each_axis(a, b, |(_, edge), (out_negative, out_positive), on_a| {
+        if (out_negative < -margin) | (out_positive < -margin) {
+            return false;
+        }
+        let along_edge = out_negative <= out_positive;
+        let here = if along_edge {
+            out_negative
+        } else {
+            out_positive
+        };
+        let this = u32::from(on_a) << 9 | u32::from(along_edge) << 8 | u32::from(edge);
+        let better = here < depth;
+        depth = if better { here } else { depth };
+        key = if better { this } else { key };
+        true
+    });
+    if !found {
+        return None;
+    }
+    let (on_a, along_edge, edge) = (key >> 9 != 0, key >> 8 & 1 != 0, key as u8);
+    let axis = if on_a { a } else { b }.normals[usize::from(edge)];
+    Some(AxisOverlap {
+        normal: if along_edge { axis } else { -axis },
+        depth,
+        on_a,
+        edge,
+        along_edge,
     })
-    .then_some(best)
 }
 
 /// Calls `weigh` with each separating axis of two polygons, in the order [`collide`] weighs

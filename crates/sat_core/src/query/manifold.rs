@@ -35,25 +35,23 @@ fn most_aligned(polygon: &ConvexPolygon, direction: Vec2) -> usize {
     }
 }
 
-/// Keeps the part of segment `p` where `tangent · x >= limit`, and whether any is left (else
-/// the points are meaningless).
+/// Keeps the part of segment `p` where `tangent · x >= limit`.
 ///
-/// Without branches: the cut is computed whether it is needed or not, and each end picked by a
-/// select, because which ends are kept changes from pair to pair in no pattern a branch
-/// predictor could learn.
+/// With branches, unlike the face choice above: a branch-free version computes the cut (a
+/// division) on every call, which measured slower everywhere (box–box `collide` 72 → 91 ns,
+/// the mixed-pairs batch about 15% slower) and no faster in the stress scene.
 #[inline]
-fn clip(p: [Vec2; 2], tangent: Vec2, limit: f32) -> ([Vec2; 2], bool) {
+fn clip(p: [Vec2; 2], tangent: Vec2, limit: f32) -> Option<[Vec2; 2]> {
     let d0 = p[0].dot(tangent) - limit;
     let d1 = p[1].dot(tangent) - limit;
-    let (inside0, inside1) = (d0 >= 0.0, d1 >= 0.0);
-    let cut = p[0] + (p[1] - p[0]) * (d0 / (d0 - d1));
-    (
-        [
-            if inside0 { p[0] } else { cut },
-            if inside1 { p[1] } else { cut },
-        ],
-        inside0 | inside1,
-    )
+    match (d0 >= 0.0, d1 >= 0.0) {
+        (true, true) => Some(p),
+        (false, false) => None,
+        (inside0, _) => {
+            let cut = p[0] + (p[1] - p[0]) * (d0 / (d0 - d1));
+            Some(if inside0 { [p[0], cut] } else { [cut, p[1]] })
+        }
+    }
 }
 
 /// The contact of an overlapping pair whose separating normal (from `reference` towards
@@ -80,8 +78,8 @@ pub(crate) fn clip_manifold(
     // Measure from r1 for precision far from the origin.
     let tangent = face_normal.perp(); // along r1 → r2 for a counter-clockwise polygon
     let local = [segment[0] - r1, segment[1] - r1];
-    let (inside, any) = clip(local, tangent, 0.0);
-    let (clipped, both) = clip(inside, -tangent, -(r2 - r1).dot(tangent));
+    let clipped =
+        clip(local, tangent, 0.0).and_then(|s| clip(s, -tangent, -(r2 - r1).dot(tangent)));
     // Keep the points within round-off of the deepest possible one (a negative depth is a gap).
     let slop = 1.0e-5 * (reference.radius + incident.radius).max(1.0)
         + depth.abs() * 1.0e-4
@@ -92,7 +90,7 @@ pub(crate) fn clip_manifold(
         points: [Vec2::ZERO; 2],
         point_count: 0,
     };
-    if any & both {
+    if let Some(clipped) = clipped {
         for p in clipped {
             let separation = p.dot(face_normal);
             if separation <= slop {

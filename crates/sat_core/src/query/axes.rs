@@ -8,7 +8,7 @@
 
 use glam::Vec2;
 
-use super::collide::{AxisOverlap, NO_AXIS, each_axis, test_axis};
+use super::collide::{AxisOverlap, Least, each_axis};
 use crate::shape::ConvexPolygon;
 
 /// One separating axis of a polygon pair, and how far A had to move to leave B along it when
@@ -77,14 +77,13 @@ pub fn least_overlap_after(
     margin: f32,
 ) -> Option<AxisOverlap> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    let mut best = NO_AXIS;
+    let (mut least, mut axis) = (Least::NONE, Vec2::ZERO);
     for m in axes {
         let along = offset.dot(m.axis);
         let out = (m.out_negative - along, m.out_positive + along);
-        if !test_axis(out, (m.axis, m.edge), m.on_a, margin, &mut best) {
-            return None;
-        }
+        let better = least.weigh(out, m.edge, m.on_a, margin)?;
+        axis = if better { m.axis } else { axis };
     }
     // No axes (nothing measured) gives no contact rather than an infinite overlap.
-    (best.depth.is_finite()).then_some(best)
+    least.found().then(|| least.overlap(axis))
 }

@@ -102,46 +102,75 @@ impl AxisOverlap {
     }
 }
 
-/// No axis weighed yet.
-pub(crate) const NO_AXIS: AxisOverlap = AxisOverlap {
-    depth: f32::INFINITY,
-    normal: Vec2::ZERO,
-    on_a: true,
-    edge: 0,
-    along_edge: true,
-};
+/// The least overlap among the axes weighed so far, and which axis has it: the rule that both
+/// [`least_overlap`] and [`least_overlap_after`](crate::least_overlap_after) apply.
+///
+/// A depth and a packed key, each kept by a select: which axis wins changes from pair to pair
+/// in no pattern a branch predictor could learn.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Least {
+    depth: f32,
+    /// `on_a << 9 | along_edge << 8 | edge` of the least axis (see [`AxisOverlap`]).
+    key: u32,
+}
 
-/// Weighs one axis given how far A must move to leave B along it, each way
-/// (`out_negative` along `-axis`, `out_positive` along `+axis`): returns `false` if it separates
-/// the shapes, otherwise keeps it in `best` when it overlaps least. The sign is the shorter way
-/// out.
-#[inline]
-pub(crate) fn test_axis(
-    (out_negative, out_positive): (f32, f32),
-    (axis, edge): (Vec2, u8),
-    on_a: bool,
-    margin: f32,
-    best: &mut AxisOverlap,
-) -> bool {
-    if out_negative < -margin || out_positive < -margin {
-        return false;
-    }
-    let along_edge = out_negative <= out_positive;
-    let (depth, normal) = if along_edge {
-        (out_negative, axis)
-    } else {
-        (out_positive, -axis)
+impl Least {
+    /// No axis weighed yet.
+    pub(crate) const NONE: Least = Least {
+        depth: f32::INFINITY,
+        key: 0b11 << 8,
     };
-    if depth < best.depth {
-        *best = AxisOverlap {
-            depth,
-            normal,
+
+    /// Weighs the axis of edge `edge` (of A when `on_a`), given how far A must move to leave B
+    /// along it each way (`out_negative` along `-axis`, `out_positive` along `+axis`): `None`
+    /// when it separates the shapes by more than `margin`, else whether it is now the least (of
+    /// equal overlaps, the first stays). The sign is the shorter way out.
+    #[inline]
+    pub(crate) fn weigh(
+        &mut self,
+        (out_negative, out_positive): (f32, f32),
+        edge: u8,
+        on_a: bool,
+        margin: f32,
+    ) -> Option<bool> {
+        if (out_negative < -margin) | (out_positive < -margin) {
+            return None;
+        }
+        let along_edge = out_negative <= out_positive;
+        let here = if along_edge {
+            out_negative
+        } else {
+            out_positive
+        };
+        let key = u32::from(on_a) << 9 | u32::from(along_edge) << 8 | u32::from(edge);
+        let better = here < self.depth;
+        self.depth = if better { here } else { self.depth };
+        self.key = if better { key } else { self.key };
+        Some(better)
+    }
+
+    /// Whether some axis has been weighed (with a finite overlap).
+    pub(crate) fn found(&self) -> bool {
+        self.depth.is_finite()
+    }
+
+    /// Whether the least axis is an edge normal of A, and the index of that edge.
+    pub(crate) fn edge(&self) -> (bool, u8) {
+        (self.key >> 9 != 0, self.key as u8)
+    }
+
+    /// The overlap on the least axis, given that axis (the normal of edge [`Least::edge`]).
+    pub(crate) fn overlap(self, axis: Vec2) -> AxisOverlap {
+        let (on_a, edge) = self.edge();
+        let along_edge = self.key >> 8 & 1 != 0;
+        AxisOverlap {
+            normal: if along_edge { axis } else { -axis },
+            depth: self.depth,
             on_a,
             edge,
             along_edge,
-        };
+        }
     }
-    true
 }
 
 /// How far A must move to leave B along `-axis` and `+axis`, given their projections on it.
@@ -172,38 +201,15 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 /// ```
 pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<AxisOverlap> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    // The least overlap so far and which axis it is on (A's or B's, the edge, and whether the
-    // normal is the edge's or its opposite), two words kept by selects: which axis wins
-    // changes from pair to pair in no pattern a branch predictor could learn.
-    let (mut depth, mut key) = (f32::INFINITY, 0b11 << 8);
-    let found = each_axis(a, b, |(_, edge), (out_negative, out_positive), on_a| {
-        if (out_negative < -margin) | (out_positive < -margin) {
-            return false;
-        }
-        let along_edge = out_negative <= out_positive;
-        let here = if along_edge {
-            out_negative
-        } else {
-            out_positive
-        };
-        let this = u32::from(on_a) << 9 | u32::from(along_edge) << 8 | u32::from(edge);
-        let better = here < depth;
-        depth = if better { here } else { depth };
-        key = if better { this } else { key };
-        true
+    let mut least = Least::NONE;
+    let found = each_axis(a, b, |(_, edge), out, on_a| {
+        least.weigh(out, edge, on_a, margin).is_some()
     });
     if !found {
         return None;
     }
-    let (on_a, along_edge, edge) = (key >> 9 != 0, key >> 8 & 1 != 0, key as u8);
-    let axis = if on_a { a } else { b }.normals[usize::from(edge)];
-    Some(AxisOverlap {
-        normal: if along_edge { axis } else { -axis },
-        depth,
-        on_a,
-        edge,
-        along_edge,
-    })
+    let (on_a, edge) = least.edge();
+    Some(least.overlap(if on_a { a } else { b }.normals[usize::from(edge)]))
 }
 
 /// Calls `weigh` with each separating axis of two polygons, in the order [`collide`] weighs

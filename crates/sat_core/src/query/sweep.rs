@@ -4,7 +4,7 @@ use glam::Vec2;
 
 use super::collide::collide;
 use super::contact::Hit;
-use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
+use crate::shape::{AsShape, Circle, ConvexPolygon, MAX_VERTICES, ShapeRef};
 
 /// When A, translating by `motion` relative to B, first touches B during the motion.
 ///
@@ -70,12 +70,17 @@ impl AsShape for ShapeRef<'_> {
 /// The sweep of two polygons that do not overlap at the start.
 fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> Option<Hit> {
     let origin = a.vertices[0];
+    // Both polygons relative to A's first vertex, laid out once for all the axes.
+    let (a_lanes, b_lanes) = (
+        a.lanes::<MAX_VERTICES>(origin),
+        b.lanes::<MAX_VERTICES>(origin),
+    );
     let mut enter = 0.0f32;
     let mut exit = 1.0f32;
     let mut normal = None;
     for axis in a.axes().chain(b.axes()) {
-        let (a_min, a_max) = a.project_from(origin, axis);
-        let (b_min, b_max) = b.project_from(origin, axis);
+        let (a_min, a_max) = a_lanes.project(axis);
+        let (b_min, b_max) = b_lanes.project(axis);
         let speed = motion.dot(axis);
         if a_max < b_min {
             // A lies below B on this axis: it must move up it to meet B.

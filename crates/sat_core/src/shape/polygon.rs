@@ -367,15 +367,7 @@ impl ConvexPolygon {
     /// The lowest and highest projection of the vertices on `axis`.
     #[inline]
     pub fn project(&self, axis: Vec2) -> (f32, f32) {
-        self.project_from(Vec2::ZERO, axis)
-    }
-
-    /// The lowest and highest projection on `axis` of the vertices relative to `origin`.
-    ///
-    /// Measuring from a nearby origin keeps precision for shapes far from the world origin.
-    #[inline]
-    pub(crate) fn project_from(&self, origin: Vec2, axis: Vec2) -> (f32, f32) {
-        self.lanes::<MAX_VERTICES>(origin).project(axis)
+        self.lanes::<MAX_VERTICES>(Vec2::ZERO).project(axis)
     }
 
     /// The first `SLOTS` vertex slots (4 or 8, holding every vertex) relative to `origin`,
@@ -403,7 +395,7 @@ impl ConvexPolygon {
     }
 
     /// The lowest and highest vertex coordinates, each axis on its own: the corners of the
-    /// AABB. Over all `MAX_VERTICES` slots, reduced as a tree, like [`Self::project_from`].
+    /// AABB. Over all `MAX_VERTICES` slots, reduced as a tree, like [`SlotLanes::project`].
     #[inline]
     pub(crate) fn extent(&self) -> (Vec2, Vec2) {
         let v = self.vertices;

@@ -19,7 +19,7 @@
 use bevy::prelude::*;
 use prefetch_index::prefetch_index;
 use sat_core::{
-    AsShape, AxisOverlap, Contact, MeasuredAxis, Shape, collide_within, exit_distance,
+    AsShape, AxisOverlap, Contact, MeasuredAxes, Shape, collide_within, exit_distance,
     least_overlap_after, measure_axes, sweep,
 };
 
@@ -225,7 +225,7 @@ impl Work {
         k: usize,
         bodies: &[Body],
         pair: &PairContact,
-    ) -> Option<(&[MeasuredAxis], Vec2)> {
+    ) -> Option<(&[MeasuredAxes], Vec2)> {
         let cached = &mut self.cache[k];
         let (a, b) = (&self.moved[pair.a], &self.moved[pair.b]);
         let relative = b.offset - a.offset;
@@ -239,17 +239,17 @@ impl Work {
             if let (Shape::Polygon(a), Shape::Polygon(b)) =
                 (&bodies[pair.a].shape, &bodies[pair.b].shape)
             {
-                cached.first_axis = self.axes.len() as u32;
-                cached.axis_count = measure_axes(a, b, &mut self.axes) as u8;
+                cached.first_group = self.axes.len() as u32;
+                cached.group_count = measure_axes(a, b, &mut self.axes) as u8;
                 // The records are where they were plus their pending moves.
                 cached.measured_at = relative - unapplied;
             }
         }
-        if cached.axis_count == 0 {
+        if cached.group_count == 0 {
             return None;
         }
-        let first = cached.first_axis as usize;
-        let axes = &self.axes[first..first + usize::from(cached.axis_count)];
+        let first = cached.first_group as usize;
+        let axes = &self.axes[first..first + usize::from(cached.group_count)];
         Some((axes, relative - cached.measured_at))
     }
 
@@ -358,9 +358,10 @@ impl Holds {
 #[derive(Clone, Copy, Debug, Default)]
 struct Measured {
     step: u32,
-    /// Where the pair's axes are in [`Work::axes`], and how many (0: not two polygons).
-    first_axis: u32,
-    axis_count: u8,
+    /// Where the pair's axes are in [`Work::axes`], and in how many groups of four (0: not two
+    /// polygons).
+    first_group: u32,
+    group_count: u8,
     /// How far `b` had moved relative to `a` when they were measured.
     measured_at: Vec2,
 }
@@ -416,7 +417,7 @@ pub(crate) struct Work {
     /// The axes of the polygon pairs whose bodies moved, measured once per step: while bodies
     /// only translate, a pair's least overlap follows from them and the bodies' offsets, in a
     /// dot product per axis instead of projecting every vertex again.
-    axes: Vec<MeasuredAxis>,
+    axes: Vec<MeasuredAxes>,
     /// Counts steps, so that cache entries of earlier steps are never taken for current ones.
     step: u32,
     margin: f32,

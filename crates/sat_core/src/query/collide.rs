@@ -121,6 +121,19 @@ impl Least {
         key: 0b11 << 8,
     };
 
+    /// The least axis, once found elsewhere: overlap `depth` on the normal of edge `edge` (of A
+    /// when `on_a`), the way out along the normal when `along_edge` (else against it).
+    pub(crate) fn of(depth: f32, edge: u8, on_a: bool, along_edge: bool) -> Least {
+        Least {
+            depth,
+            key: Self::key(edge, on_a, along_edge),
+        }
+    }
+
+    fn key(edge: u8, on_a: bool, along_edge: bool) -> u32 {
+        u32::from(on_a) << 9 | u32::from(along_edge) << 8 | u32::from(edge)
+    }
+
     /// Weighs the axis of edge `edge` (of A when `on_a`), given how far A must move to leave B
     /// along it each way (`out_negative` along `-axis`, `out_positive` along `+axis`): `None`
     /// when it separates the shapes by more than `margin`, else whether it is now the least (of
@@ -142,16 +155,11 @@ impl Least {
         } else {
             out_positive
         };
-        let key = u32::from(on_a) << 9 | u32::from(along_edge) << 8 | u32::from(edge);
+        let key = Self::key(edge, on_a, along_edge);
         let better = here < self.depth;
         self.depth = if better { here } else { self.depth };
         self.key = if better { key } else { self.key };
         Some(better)
-    }
-
-    /// Whether some axis has been weighed (with a finite overlap).
-    pub(crate) fn found(&self) -> bool {
-        self.depth.is_finite()
     }
 
     /// Whether the least axis is an edge normal of A, and the index of that edge.

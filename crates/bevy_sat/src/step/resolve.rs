@@ -128,8 +128,9 @@ impl Work {
 
     /// Asks for what finding pair `k` of `pairs` (if there is one) will read, before the loop
     /// gets to it: the per-body state of both bodies, and their records when `clip` (the
-    /// contact points are wanted) or while the pair is not measured yet this step (else only
-    /// the Mighty body's, which its push reads). A hint (see [`Body::prefetch`]): the loops
+    /// contact points are wanted) or while the pair is not measured yet this step and one of
+    /// its bodies has moved (else only the Mighty body's, which its push reads: a pair whose
+    /// bodies have not moved answers from its narrow-phase contact). A hint (see [`Body::prefetch`]): the loops
     /// walk the pairs in an order unrelated to the bodies', so each of these would otherwise
     /// be a wait for memory.
     #[inline(always)]
@@ -144,8 +145,9 @@ impl Work {
             prefetch_index(&self.holds.items, i);
         }
         let measured = self.cache.get(k).is_some_and(|c| c.step == self.step);
+        let unmoved = self.versions[pair.a] == 0 && self.versions[pair.b] == 0;
         let records: &[usize] = match pair.pushes {
-            _ if clip || !measured => &[pair.a, pair.b],
+            _ if clip || (!measured && !unmoved) => &[pair.a, pair.b],
             Pushes::AOutOfB => &[pair.b],
             Pushes::BOutOfA => &[pair.a],
             _ => &[],

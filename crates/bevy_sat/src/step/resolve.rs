@@ -127,12 +127,13 @@ impl Work {
     }
 
     /// Asks for what finding pair `k` of `pairs` (if there is one) will read, before the loop
-    /// gets to it: the per-body state of both bodies, and their records when `clip` (the
-    /// contact points are wanted) or while the pair is not measured yet this step and one of
-    /// its bodies has moved (else only the Mighty body's, which its push reads: a pair whose
-    /// bodies have not moved answers from its narrow-phase contact). A hint (see [`Body::prefetch`]): the loops
-    /// walk the pairs in an order unrelated to the bodies', so each of these would otherwise
-    /// be a wait for memory.
+    /// gets to it: the per-body state of both bodies, and the records it will read. A pair
+    /// whose bodies have not moved answers from its narrow-phase contact, and needs no record
+    /// but the Mighty body's, which a push reads (none when `clip`: the final contacts push
+    /// nothing). A pair whose bodies have moved needs both records to be measured (once per
+    /// step) or clipped (when `clip`: the contact points are wanted), else only the Mighty
+    /// body's. A hint (see [`Body::prefetch`]): the loops walk the pairs in an order unrelated
+    /// to the bodies', so each of these would otherwise be a wait for memory.
     #[inline(always)]
     pub(crate) fn prefetch(&self, bodies: &[Body], pairs: &[PairContact], k: usize, clip: bool) {
         let Some(pair) = pairs.get(k) else {
@@ -147,7 +148,8 @@ impl Work {
         let measured = self.cache.get(k).is_some_and(|c| c.step == self.step);
         let unmoved = self.versions[pair.a] == 0 && self.versions[pair.b] == 0;
         let records: &[usize] = match pair.pushes {
-            _ if clip || (!measured && !unmoved) => &[pair.a, pair.b],
+            _ if !unmoved && (clip || !measured) => &[pair.a, pair.b],
+            _ if clip => &[],
             Pushes::AOutOfB => &[pair.b],
             Pushes::BOutOfA => &[pair.a],
             _ => &[],

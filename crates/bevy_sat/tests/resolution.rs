@@ -262,3 +262,34 @@ fn contact_flags_for_each_side() {
         }
     }
 }
+
+/// A crate across two flush floors, level with each other, stands on the one whose pair comes
+/// first in entity order (the order `Contacts` lists them in): whichever order the floors and
+/// the crate were spawned in, and so whichever order the step meets the two contacts in.
+#[test]
+fn of_two_level_floors_the_first_in_entity_order_is_stood_on() {
+    let floor_at =
+        |app: &mut App, x: f32| mighty(app, ConvexCollider::rectangle(20.0, 10.0), x, -5.0);
+    for crate_first in [false, true] {
+        for left_first in [false, true] {
+            let mut app = app_with_gravity(-600.0);
+            let crate_box = crate_first
+                .then(|| weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 5.0));
+            let (left, right) = if left_first {
+                let left = floor_at(&mut app, -10.0);
+                (left, floor_at(&mut app, 10.0))
+            } else {
+                let right = floor_at(&mut app, 10.0);
+                (floor_at(&mut app, -10.0), right)
+            };
+            let crate_box = crate_box
+                .unwrap_or_else(|| weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 5.0));
+            run(&mut app, 30);
+            let f = flags(&app, crate_box);
+            let case = format!("crate first {crate_first}, left first {left_first}");
+            assert_eq!(position(&app, crate_box), Vec2::new(0.0, 5.0), "{case}");
+            assert_eq!(f.floor_normal(), Vec2::Y, "{case}");
+            assert_eq!(f.standing_on(), Some(left.min(right)), "{case}");
+        }
+    }
+}

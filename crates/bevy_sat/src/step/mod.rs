@@ -202,11 +202,34 @@ pub(crate) struct PairContact {
     /// `None` for a pair only near enough for resolution to bring together (within the step's
     /// reach), or that meets only during the step (`hit`).
     pub contact: Option<Contact>,
+    /// For a polygon pair only near at the end of the narrow phase (`contact` is `None`): the
+    /// axis that separates them most, which tells resolution cheaply that they are still apart.
+    pub gap: Option<Gap>,
     /// For fast pairs: the first touch during the step, if after its start.
     pub hit: Option<Hit>,
     /// Set by resolution: a Weak body passing through a one-way platform (not resolved, no
     /// contact flags).
     pub passing: bool,
+}
+
+/// Two polygons apart along `normal` (from `a` to `b`, an edge normal of one of them, or its
+/// opposite): their overlap on it is `depth`, negative, where the narrow phase saw them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Gap {
+    pub normal: Vec2,
+    pub depth: f32,
+}
+
+impl Gap {
+    /// Whether the polygons are still apart by more than `margin` on this axis once `b` has
+    /// moved by `offset` relative to `a`. The overlap is computed as
+    /// [`least_overlap_after`](sat_core::least_overlap_after) computes it on the same axis,
+    /// operation for operation, so when this says apart, so would it: `None`, without the
+    /// pair's axes being measured.
+    pub fn still_apart(&self, offset: Vec2, margin: f32) -> bool {
+        let margin = if margin > 0.0 { margin } else { 0.0 }; // as `least_overlap_after` takes it
+        self.depth - offset.dot(self.normal) < -margin
+    }
 }
 
 impl PairContact {

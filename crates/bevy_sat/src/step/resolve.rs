@@ -196,8 +196,9 @@ impl Work {
     }
 
     /// Where pair `k` (from `a` to `b`, within `margin`) overlaps now: the narrow-phase contact
-    /// while neither body moved, else from the pair's measured axes (see [`Work::axes`]), else
-    /// (a circle involved) computed again.
+    /// while neither body moved; nothing while the narrow phase's [`Gap`](super::Gap) still
+    /// separates them; else from the pair's measured axes (see [`Work::axes`]), else (a circle
+    /// involved) computed again.
     fn find(
         &mut self,
         k: usize,
@@ -213,6 +214,13 @@ impl Work {
                 .contact
                 .filter(|c| c.depth >= -margin)
                 .map(Found::Contact);
+        }
+        if let Some(gap) = pair.gap {
+            // Most pairs only near at the start stay apart: no need to measure them.
+            let relative = self.moved[pair.b].offset - self.moved[pair.a].offset;
+            if gap.still_apart(relative, margin) {
+                return None;
+            }
         }
         match self.measured(k, bodies, pair) {
             Some((axes, offset)) => least_overlap_after(axes, offset, margin).map(Found::Axis),

@@ -221,7 +221,9 @@ mod tests {
                 0 => ConvexPolygon::rectangle(self.range(2.0, 16.0), self.range(2.0, 16.0)),
                 1 => ConvexPolygon::regular(3 + (self.unit() * 6.0) as usize, self.range(3.0, 9.0)),
                 _ => {
-                    let mut angles: Vec<f32> = (0..6).map(|_| self.range(0.0, 6.28)).collect();
+                    let mut angles: Vec<f32> = (0..6)
+                        .map(|_| self.range(0.0, core::f32::consts::TAU))
+                        .collect();
                     angles.sort_by(f32::total_cmp);
                     let (rx, ry) = (self.range(3.0, 9.0), self.range(3.0, 9.0));
                     let points = angles.iter().map(|a| Vec2::new(a.cos() * rx, a.sin() * ry));
@@ -230,7 +232,7 @@ mod tests {
             };
             let pose = Pose::new(
                 Vec2::new(self.range(-20.0, 20.0), self.range(-20.0, 20.0)),
-                self.range(0.0, 6.28),
+                self.range(0.0, core::f32::consts::TAU),
                 Vec2::ONE,
             );
             shape

@@ -198,18 +198,27 @@ pub(crate) struct PairContact {
     /// For [`Pushes::Split`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where
     /// the narrow phase saw them.
     pub bottom: f32,
-    /// The contact at the end of the narrow phase, if they touch (within the contact margin).
-    /// `None` for a pair only near enough for resolution to bring together (within the step's
-    /// reach), or that meets only during the step (`hit`).
-    pub contact: Option<Contact>,
-    /// For a polygon pair only near at the end of the narrow phase (`contact` is `None`): the
-    /// axis that separates them most, which tells resolution cheaply that they are still apart.
-    pub gap: Option<Gap>,
+    /// What the narrow phase saw at the end of the step.
+    pub seen: Seen,
     /// For fast pairs: the first touch during the step, if after its start.
     pub hit: Option<Hit>,
     /// Set by resolution: a Weak body passing through a one-way platform (not resolved, no
     /// contact flags).
     pub passing: bool,
+}
+
+/// What the narrow phase saw of a pair at the end of the step. One field for the three cases,
+/// so that the pair records stay small: every stage after the narrow phase streams them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Seen {
+    /// They touch (within the contact margin): their contact.
+    Touching(Contact),
+    /// Two polygons apart, but near enough for resolution to bring together (within the
+    /// step's reach): the axis that separates them most, which tells resolution cheaply that
+    /// they are still apart.
+    Apart(Gap),
+    /// Apart (a circle involved), or they meet only during the step (`hit`).
+    Near,
 }
 
 /// Two polygons apart along `normal` (from `a` to `b`, an edge normal of one of them, or its
@@ -233,6 +242,14 @@ impl Gap {
 }
 
 impl PairContact {
+    /// The contact at the end of the narrow phase, if they touch (within the contact margin).
+    pub fn contact(&self) -> Option<Contact> {
+        match self.seen {
+            Seen::Touching(contact) => Some(contact),
+            _ => None,
+        }
+    }
+
     /// Whether resolution leaves this pair alone: never pushed apart, or passing through a
     /// one-way platform.
     pub fn unpushed(&self) -> bool {

@@ -4,9 +4,9 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use sat_core::{Contact, Shape, collide_within, least_overlap, sweep};
+use sat_core::{Shape, collide_within, least_overlap, sweep};
 
-use super::{Body, Gap, Kind, PairContact, Pushes, StepState};
+use super::{Body, Gap, Kind, PairContact, Pushes, Seen, StepState};
 use crate::config::SatConfig;
 
 /// Normals closer than this (about 2.5°) are the same contact axis.
@@ -54,13 +54,10 @@ pub(crate) fn test_pair(
         0.0 // nothing will move them: only real contacts matter
     };
     let near = near_contact(&body_a.shape, &body_b.shape, margin, reach);
-    let (overlapping, gap) = match near {
-        Some(Near::Touching(contact)) => (Some(contact), None),
-        Some(Near::Apart(gap)) => (None, gap),
-        None => (None, None),
-    };
-    let hit =
-        hit.filter(|hit| overlapping.is_none_or(|c| c.normal.dot(hit.normal) < SAME_AXIS_COS));
+    let hit = hit.filter(|hit| match near {
+        Some(Seen::Touching(c)) => c.normal.dot(hit.normal) < SAME_AXIS_COS,
+        _ => true,
+    });
     if near.is_none() && hit.is_none() {
         return None;
     }
@@ -82,41 +79,31 @@ pub(crate) fn test_pair(
         } else {
             0.0 // only Weak pairs resolution pushes apart are ordered by it
         },
-        contact: overlapping,
-        gap,
+        seen: near.unwrap_or(Seen::Near),
         hit,
         passing: false,
     })
 }
 
-/// Two shapes within reach of each other at the end of the step.
-#[derive(Clone, Copy, Debug)]
-enum Near {
-    /// They touch (within the contact margin).
-    Touching(Contact),
-    /// They are apart, by less than the reach; for two polygons, along which axis.
-    Apart(Option<Gap>),
-}
-
 /// `None` when two shapes are more than `margin + reach` apart; otherwise whether they touch
 /// (within `margin`). Contact points are clipped only for pairs that touch: most pairs that are
 /// only near are never pushed into contact.
-fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Near> {
+fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Seen> {
     Some(match (a, b) {
         (Shape::Polygon(a), Shape::Polygon(b)) => {
             let found = least_overlap(a, b, margin + reach)?;
             if found.depth >= -margin {
-                Near::Touching(found.contact(a, b))
+                Seen::Touching(found.contact(a, b))
             } else {
-                Near::Apart(Some(Gap {
+                Seen::Apart(Gap {
                     normal: found.normal,
                     depth: found.depth,
-                }))
+                })
             }
         }
         _ => match collide_within(a, b, margin + reach)? {
-            c if c.depth >= -margin => Near::Touching(c),
-            _ => Near::Apart(None),
+            c if c.depth >= -margin => Seen::Touching(c),
+            _ => Seen::Near,
         },
     })
 }
@@ -252,7 +239,7 @@ mod tests {
         for _ in 0..2_000 {
             let (a, b) = (rng.polygon(), rng.polygon());
             let (sa, sb) = (Shape::Polygon(a), Shape::Polygon(b));
-            let Some(Near::Apart(Some(gap))) = near_contact(&sa, &sb, margin, reach) else {
+            let Some(Seen::Apart(gap)) = near_contact(&sa, &sb, margin, reach) else {
                 continue;
             };
             assert!(gap.depth < -margin && gap.depth >= -(margin + reach));

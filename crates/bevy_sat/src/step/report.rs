@@ -160,7 +160,7 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         let contact = if p.may_move {
             state.work.contact(k, &state.bodies, p, margin)
         } else {
-            p.contact.filter(|c| c.depth >= -margin)
+            p.contact().filter(|c| c.depth >= -margin)
         };
         let Some(contact) = contact else { continue };
         any_resolved |= !p.unpushed();

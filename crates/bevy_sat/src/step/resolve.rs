@@ -25,7 +25,7 @@ use sat_core::{
 
 use super::pair_sort::{ordered_bits, sort_words};
 use super::seams::{is_internal_face, open_faces};
-use super::{Body, Kind, PairContact, Pushes};
+use super::{Body, Kind, PairContact, Pushes, Seen};
 use crate::config::SatConfig;
 
 /// How many pairs ahead the passes ask for what a pair will read ([`Work::prefetch`]).
@@ -211,11 +211,11 @@ impl Work {
         let versions = (self.versions[pair.a], self.versions[pair.b]);
         if versions == (0, 0) && margin == self.margin {
             return pair
-                .contact
+                .contact()
                 .filter(|c| c.depth >= -margin)
                 .map(Found::Contact);
         }
-        if let Some(gap) = pair.gap {
+        if let Seen::Apart(gap) = pair.seen {
             // Most pairs only near at the start stay apart: no need to measure them.
             let relative = self.moved[pair.b].offset - self.moved[pair.a].offset;
             if gap.still_apart(relative, margin) {

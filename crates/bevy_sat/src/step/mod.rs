@@ -2,6 +2,7 @@
 //! plain data in [`StepState`].
 
 pub(crate) mod broad;
+pub(crate) mod islands;
 pub(crate) mod narrow;
 pub(crate) mod pair_sort;
 pub(crate) mod prepare;

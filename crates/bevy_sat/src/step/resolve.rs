@@ -6,7 +6,9 @@
 //!    the impact is taken back, the sliding part kept.
 //! 3. For a few passes, Weak bodies are pushed out of Mighty ones and Weak pairs are split,
 //!    ground first, with support propagated up through stacks ("holds"); after a pass that
-//!    moved nothing, the next ones would change nothing either and are skipped.
+//!    moved nothing, the next ones would change nothing either and are skipped, and each pass
+//!    after the first visits only the islands the one before it moved something in (see
+//!    [`super::islands`]).
 //! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
 //!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
 //! 5. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
@@ -23,6 +25,7 @@ use sat_core::{
     least_overlap_after, measure_axes, sweep,
 };
 
+use super::islands::Islands;
 use super::pair_sort::{ordered_bits, sort_words};
 use super::seams::{is_internal_face, open_faces};
 use super::{Body, Kind, PairContact, Pushes, Seen};
@@ -456,6 +459,11 @@ pub(crate) struct Work {
     pushes: Vec<Pushed>,
     rewinds: Vec<(usize, f32, Vec2, Vec2)>,
     snaps: Vec<Option<f32>>,
+    /// Which pairs each pass visits.
+    pub(super) islands: Islands,
+    /// The Mighty–Weak pairs and the Weak pairs the pass under way visits, in order.
+    visited_mighty: Vec<u32>,
+    visited_weak: Vec<u32>,
 }
 
 /// The settings resolution needs, derived once per step.
@@ -550,15 +558,28 @@ pub(crate) fn resolve(
         }
         return; // nothing to push (sensors only, or nothing touching)
     }
-    for _ in 0..rules.passes {
+    work.islands
+        .build(bodies.len(), &pairs[..weak_weak.end], mighty_weak);
+    for pass in 1..=rules.passes {
         let moves = work.moves;
         work.holds.clear(bodies.len());
+        work.islands.start_pass(pass);
         mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
-        for k in weak_weak.clone() {
-            work.prefetch(bodies, pairs, k + PREFETCH_DISTANCE, false);
+        let mut visited = std::mem::take(&mut work.visited_weak);
+        work.islands.visited(weak_weak.clone(), &mut visited);
+        for (i, &k) in visited.iter().enumerate() {
+            let k = k as usize;
+            if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
+                work.prefetch(bodies, pairs, ahead as usize, false);
+            }
+            let before = work.moves;
             let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
             split_weak_pair(bodies, &pairs[k], overlap, work);
+            if work.moves != before {
+                work.islands.moved(k);
+            }
         }
+        work.visited_weak = visited;
         if work.moves == moves {
             // Settled: with nothing moved, every contact and hold of the next pass would be
             // the same, and so would its (lack of) pushes.
@@ -566,7 +587,9 @@ pub(crate) fn resolve(
         }
     }
     // Last word to the Mighty bodies: whatever Weak bodies did to each other, none ends inside
-    // a Mighty one (unless it is crushed between two).
+    // a Mighty one (unless it is crushed between two). Every pair: this pass also finds the
+    // crushed bodies.
+    work.islands.start_pass(0);
     work.holds.clear(bodies.len());
     mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, Some(crushed));
     crushed.sort_unstable();
@@ -790,8 +813,13 @@ fn mighty_pass(
     mut crushed: Option<&mut Vec<(Entity, Entity)>>,
 ) {
     work.pushes.clear();
-    for k in 0..pairs.len() {
-        work.prefetch(bodies, pairs, k + PREFETCH_DISTANCE, false);
+    let mut visited = std::mem::take(&mut work.visited_mighty);
+    work.islands.visited(0..pairs.len(), &mut visited);
+    for (i, &k) in visited.iter().enumerate() {
+        let k = k as usize;
+        if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
+            work.prefetch(bodies, pairs, ahead as usize, false);
+        }
         let (w, m, push) = mighty_weak_push(bodies, pairs, k, work, rules);
         let mighty = bodies[m].entity;
         if let Some(push) = push {
@@ -804,14 +832,15 @@ fn mighty_pass(
             push,
         });
     }
-    for k in 0..pairs.len() {
+    for (i, &k) in visited.iter().enumerate() {
+        let k = k as usize;
         // The push found above, unless an earlier push of this loop moved the Weak body.
         let Pushed {
             weak: w,
             version,
             mighty,
             push,
-        } = work.pushes[k];
+        } = work.pushes[i];
         let push = if version == work.versions[w] {
             push
         } else {
@@ -832,7 +861,9 @@ fn mighty_pass(
         }
         work.shift(w, push.offset);
         work.stop_along(bodies, w, push.into);
+        work.islands.moved(k);
     }
+    work.visited_mighty = visited;
 }
 
 fn split_weak_pair(bodies: &[Body], pair: &PairContact, contact: Option<Overlap>, work: &mut Work) {

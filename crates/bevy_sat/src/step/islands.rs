@@ -1,0 +1,268 @@
+//! Islands: which pairs a resolution pass can still change anything in.
+//!
+//! The pairs resolution pushes apart fall into islands: Weak bodies joined by the Weak pairs it
+//! visits (touching or only near), each with its Mighty pairs. A pass reads and moves only the
+//! bodies of each pair, and the holds it builds pass from body to body along the pairs, so what
+//! a pass does in one island depends on that island alone. An island where a pass moved nothing
+//! is where the next pass finds it, with the same holds built the same way: the next pass would
+//! move nothing there either, and every pass after it. So each pass after the first visits only
+//! the islands the pass before it moved something in, and the result is the same as visiting
+//! them all. (The step's passes end when no island moved at all.)
+
+use core::ops::Range;
+
+use super::{PairContact, Pushes};
+
+/// The islands of one step's pairs, and the last pass that moved something in each.
+#[derive(Default, Debug)]
+pub(crate) struct Islands {
+    /// Union–find over the bodies: each body's parent, a root being its own.
+    parent: Vec<u32>,
+    /// Per pair (in the order the passes take them), its island: the root body.
+    of_pair: Vec<u32>,
+    /// Per island (indexed by its root), the last pass that moved something in it (0: none).
+    last_move: Vec<u32>,
+    /// The pass under way (counted from 1), or 0 when every pair is visited.
+    pass: u32,
+    /// Tests only: every pass visits every pair, as without islands.
+    #[cfg(test)]
+    pub visit_all: bool,
+}
+
+impl Islands {
+    /// Groups `pairs` into islands: `pairs[..mighty_weak]` are Mighty–Weak pairs, in the island
+    /// of their Weak body; the rest are Weak pairs, whose two bodies are joined. Indices are
+    /// below `bodies`. Until [`Islands::start_pass`], every pair is live.
+    pub fn build(&mut self, bodies: usize, pairs: &[PairContact], mighty_weak: usize) {
+        self.parent.clear();
+        self.parent.extend(0..bodies as u32);
+        for pair in &pairs[mighty_weak..] {
+            let (a, b) = (self.root(pair.a as u32), self.root(pair.b as u32));
+            // The lower index becomes the root: the same islands whatever the order of joining.
+            let (low, high) = if a < b { (a, b) } else { (b, a) };
+            self.parent[high as usize] = low;
+        }
+        self.of_pair.clear();
+        for (k, pair) in pairs.iter().enumerate() {
+            let weak = match pair.pushes {
+                Pushes::BOutOfA if k < mighty_weak => pair.b,
+                _ => pair.a,
+            };
+            let island = self.root(weak as u32);
+            self.of_pair.push(island);
+        }
+        self.last_move.clear();
+        self.last_move.resize(bodies, 0);
+        self.pass = 0;
+    }
+
+    /// The root of body `i`'s island, halving the path to it on the way.
+    fn root(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let grandparent = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = grandparent;
+            i = grandparent;
+        }
+        i
+    }
+
+    /// Starts pass `pass` (counted from 1): the first visits every pair, a later one only the
+    /// islands the one before it moved something in. Pass 0 visits every pair.
+    pub fn start_pass(&mut self, pass: u32) {
+        self.pass = pass;
+    }
+
+    /// Lists in `out` the pairs of `range` that the pass under way visits, in order.
+    pub fn visited(&self, range: Range<usize>, out: &mut Vec<u32>) {
+        out.clear();
+        #[cfg(test)]
+        let all = self.pass <= 1 || self.visit_all;
+        #[cfg(not(test))]
+        let all = self.pass <= 1;
+        if all {
+            out.extend(range.map(|k| k as u32));
+            return;
+        }
+        // Every index written, the count advanced only past the live ones: no branch to
+        // mispredict on islands that come and go in no order.
+        out.resize(range.len(), 0);
+        let mut count = 0;
+        for k in range {
+            out[count] = k as u32;
+            let island = self.of_pair.get(k).map_or(0, |&island| island as usize);
+            count += usize::from(
+                self.last_move
+                    .get(island)
+                    .is_none_or(|&m| m + 1 >= self.pass),
+            );
+        }
+        out.truncate(count);
+    }
+
+    /// Pair `k` moved a body in the pass under way.
+    #[inline]
+    pub fn moved(&mut self, k: usize) {
+        if let Some(&island) = self.of_pair.get(k) {
+            self.last_move[island as usize] = self.pass;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy::prelude::*;
+    use sat_core::{ConvexPolygon, Pose, Shape};
+
+    use super::*;
+    use crate::config::SatConfig;
+    use crate::step::narrow::test_pair;
+    use crate::step::resolve::{Work, resolve};
+    use crate::step::{Body, Kind};
+
+    /// A small xorshift generator: the test needs no `rand`.
+    struct Rng(u64);
+
+    impl Rng {
+        fn range(&mut self, lo: f32, hi: f32) -> f32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
+        }
+    }
+
+    fn body(
+        index: u32,
+        width: f32,
+        height: f32,
+        position: Vec2,
+        velocity: Vec2,
+        kind: Kind,
+    ) -> Body {
+        let entity = Entity::from_raw_u32(index).expect("a small index");
+        let shape = ConvexPolygon::rectangle(width, height)
+            .transformed(&Pose::from_translation(position))
+            .expect("a small box near the origin places");
+        let mut body = Body::new(entity, Shape::Polygon(shape));
+        body.position = position;
+        body.start = position - velocity / 60.0;
+        body.velocity = velocity;
+        body.kind = kind;
+        body.size = width.min(height);
+        body
+    }
+
+    /// A crowd of boxes dropped on top of each other between a few walls, and every pair the
+    /// narrow phase finds among them.
+    fn crowd(seed: u64) -> (Vec<Body>, Vec<PairContact>, SatConfig) {
+        let mut rng = Rng(seed);
+        let mut bodies = Vec::new();
+        for i in 0..300 {
+            let (w, h) = (rng.range(4.0, 12.0), rng.range(4.0, 12.0));
+            let position = Vec2::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0));
+            let velocity = Vec2::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0));
+            bodies.push(body(i, w, h, position, velocity, Kind::Weak));
+        }
+        for i in 300..320 {
+            let position = Vec2::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0));
+            bodies.push(body(
+                i,
+                rng.range(10.0, 40.0),
+                4.0,
+                position,
+                Vec2::ZERO,
+                Kind::Mighty,
+            ));
+        }
+        let config = SatConfig {
+            passes: 8,
+            ..default()
+        };
+        let mut pairs = Vec::new();
+        for a in 0..bodies.len() {
+            for b in a + 1..bodies.len() {
+                pairs.extend(test_pair(&bodies, a, b, 1.0, &config));
+            }
+        }
+        (bodies, pairs, config)
+    }
+
+    /// Visiting only the islands that moved in the pass before gives exactly what visiting
+    /// every pair gives: the same positions, velocities and crushed bodies, bit for bit.
+    #[test]
+    fn skipping_settled_islands_changes_nothing() {
+        for seed in [1, 2, 3, 0x9E37_79B9_7F4A_7C15] {
+            let (bodies, pairs, config) = crowd(seed);
+            let mut outcomes = Vec::new();
+            for visit_all in [false, true] {
+                let (mut bodies, mut pairs) = (bodies.clone(), pairs.clone());
+                let (mut work, mut crushed) = (Work::default(), Vec::new());
+                work.islands.visit_all = visit_all;
+                resolve(&config, &mut bodies, &mut pairs, &mut work, &mut crushed);
+                let state: Vec<_> = bodies.iter().map(|b| (b.position, b.velocity)).collect();
+                outcomes.push((state, crushed));
+            }
+            assert_eq!(outcomes[0], outcomes[1], "seed {seed}");
+            let moved = bodies
+                .iter()
+                .zip(&outcomes[0].0)
+                .filter(|(b, s)| b.position != s.0);
+            assert!(moved.count() > 50, "the crowd is pushed apart");
+        }
+    }
+
+    /// Islands are the Weak bodies joined by Weak pairs, each Mighty–Weak pair with its Weak
+    /// body; a later pass visits only the islands the pass before it moved something in.
+    #[test]
+    fn a_pass_visits_the_islands_that_moved() {
+        let (bodies, pairs, _) = crowd(7);
+        let split = |p: &PairContact| p.pushes == Pushes::Split;
+        let mut ordered: Vec<_> = pairs
+            .iter()
+            .filter(|p| !split(p) && p.pushes != Pushes::Never)
+            .copied()
+            .collect();
+        let mighty_weak = ordered.len();
+        ordered.extend(pairs.iter().filter(|p| split(p)).copied());
+        let mut islands = Islands::default();
+        islands.build(bodies.len(), &ordered, mighty_weak);
+        let of_pair = islands.of_pair.clone();
+        let island = |k: usize| of_pair[k];
+        for (k, p) in ordered.iter().enumerate().skip(mighty_weak) {
+            for (j, q) in ordered.iter().enumerate() {
+                // Both bodies of a Weak pair are Weak: any pair with one of them shares it.
+                let shared = [q.a, q.b].iter().any(|i| *i == p.a || *i == p.b);
+                if shared {
+                    assert_eq!(
+                        island(k),
+                        island(j),
+                        "pairs sharing a Weak body share an island"
+                    );
+                }
+            }
+        }
+        let mut all = Vec::new();
+        islands.start_pass(1);
+        islands.visited(0..ordered.len(), &mut all);
+        assert_eq!(all.len(), ordered.len(), "the first pass visits every pair");
+        let first = mighty_weak; // one Weak pair moves something in pass 1
+        islands.moved(first);
+        islands.start_pass(2);
+        let mut second = Vec::new();
+        islands.visited(0..ordered.len(), &mut second);
+        let expected: Vec<u32> = (0..ordered.len() as u32)
+            .filter(|&k| island(k as usize) == island(first))
+            .collect();
+        assert_eq!(second, expected);
+        assert!(second.len() < ordered.len());
+        islands.start_pass(3);
+        islands.visited(0..ordered.len(), &mut second);
+        assert!(
+            second.is_empty(),
+            "nothing moved in pass 2: pass 3 visits nothing"
+        );
+        islands.start_pass(0);
+        islands.visited(0..ordered.len(), &mut second);
+        assert_eq!(second.len(), ordered.len(), "pass 0 visits every pair");
+    }
+}

@@ -89,12 +89,11 @@ impl Islands {
         let mut count = 0;
         for k in range {
             out[count] = k as u32;
-            let island = self.of_pair.get(k).map_or(0, |&island| island as usize);
-            count += usize::from(
-                self.last_move
-                    .get(island)
-                    .is_none_or(|&m| m + 1 >= self.pass),
-            );
+            let moved_last = |island: &u32| {
+                let last = self.last_move.get(*island as usize);
+                last.is_none_or(|&m| m >= self.pass - 1)
+            };
+            count += usize::from(self.of_pair.get(k).is_none_or(moved_last));
         }
         out.truncate(count);
     }

@@ -8,6 +8,10 @@
 //! overlap (the broad phase's candidates). Timed: `sat_core/collide` (normal, depth and clipped
 //! manifold, within a 0.01 margin) and `parry2d/contact` (one deepest contact, prediction
 //! 0.01) over the whole batch, in batch order.
+//!
+//! `measured_pairs`: the same batch measured once (`measure_axes`, not timed), then
+//! `least_overlap_after` for each pair with B moved by a random offset of up to 1 in x and y,
+//! as resolution asks it after a push.
 
 use std::f32::consts::TAU;
 use std::hint::black_box;
@@ -17,7 +21,7 @@ use glam::Vec2;
 use parry2d::math::{Pose as PPose, Vector as PVector};
 use parry2d::query;
 use parry2d::shape::{ConvexPolygon as PConvexPolygon, Cuboid, SharedShape};
-use sat_core::{ConvexPolygon, Pose, Shape, collide_within};
+use sat_core::{ConvexPolygon, Pose, Shape, collide_within, least_overlap_after, measure_axes};
 
 mod common;
 use common::XorShift;
@@ -135,9 +139,37 @@ fn mixed_pairs(c: &mut Criterion) {
     group.finish();
 }
 
+fn measured_pairs(c: &mut Criterion) {
+    let batch = candidates();
+    let mut rng = XorShift(0x2545_F491_4F6C_DD1D);
+    let mut axes = Vec::new();
+    let mut measured = Vec::with_capacity(PAIRS);
+    for p in &batch {
+        if let (Shape::Polygon(a), Shape::Polygon(b)) = (&p.a, &p.b) {
+            let start = axes.len();
+            measure_axes(a, b, &mut axes);
+            let offset = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0));
+            measured.push((start..axes.len(), offset));
+        }
+    }
+    let mut group = c.benchmark_group("measured_pairs");
+    group.throughput(Throughput::Elements(measured.len() as u64));
+    group.bench_function("sat_core/least_overlap_after", |bencher| {
+        bencher.iter(|| {
+            measured
+                .iter()
+                .filter(|(range, offset)| {
+                    least_overlap_after(black_box(&axes[range.clone()]), *offset, MARGIN).is_some()
+                })
+                .count()
+        });
+    });
+    group.finish();
+}
+
 criterion_group! {
     name = benches;
     config = common::quick_criterion();
-    targets = mixed_pairs
+    targets = mixed_pairs, measured_pairs
 }
 criterion_main!(benches);

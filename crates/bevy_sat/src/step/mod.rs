@@ -13,7 +13,7 @@ pub(crate) mod seams;
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;
 use prefetch_index::prefetch_index;
-use sat_core::{Contact, Hit, Shape};
+use sat_core::{AxisOverlap, Contact, Hit, Shape};
 
 use crate::components::{CollisionLayers, ContactFlags, OneWayPlatform};
 use crate::contacts::ContactPair;
@@ -215,31 +215,12 @@ pub(crate) enum Seen {
     /// They touch (within the contact margin): their contact.
     Touching(Contact),
     /// Two polygons apart, but near enough for resolution to bring together (within the
-    /// step's reach): the axis that separates them most, which tells resolution cheaply that
-    /// they are still apart.
-    Apart(Gap),
+    /// step's reach): the axis that separates them most (negative depth), which tells
+    /// resolution cheaply that they are still apart
+    /// ([`AxisOverlap::separates_after`](sat_core::AxisOverlap::separates_after)).
+    Apart(AxisOverlap),
     /// Apart (a circle involved), or they meet only during the step (`hit`).
     Near,
-}
-
-/// Two polygons apart along `normal` (from `a` to `b`, an edge normal of one of them, or its
-/// opposite): their overlap on it is `depth`, negative, where the narrow phase saw them.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Gap {
-    pub normal: Vec2,
-    pub depth: f32,
-}
-
-impl Gap {
-    /// Whether the polygons are still apart by more than `margin` on this axis once `b` has
-    /// moved by `offset` relative to `a`. The overlap is computed as
-    /// [`least_overlap_after`](sat_core::least_overlap_after) computes it on the same axis,
-    /// operation for operation, so when this says apart, so would it: `None`, without the
-    /// pair's axes being measured.
-    pub fn still_apart(&self, offset: Vec2, margin: f32) -> bool {
-        let margin = if margin > 0.0 { margin } else { 0.0 }; // as `least_overlap_after` takes it
-        self.depth - offset.dot(self.normal) < -margin
-    }
 }
 
 impl PairContact {

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use sat_core::{Shape, collide_within, least_overlap, sweep};
 
-use super::{Body, Gap, Kind, PairContact, Pushes, Seen, StepState};
+use super::{Body, Kind, PairContact, Pushes, Seen, StepState};
 use crate::config::SatConfig;
 
 /// Normals closer than this (about 2.5°) are the same contact axis.
@@ -95,10 +95,7 @@ fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Seen> {
             if found.depth >= -margin {
                 Seen::Touching(found.contact(a, b))
             } else {
-                Seen::Apart(Gap {
-                    normal: found.normal,
-                    depth: found.depth,
-                })
+                Seen::Apart(found)
             }
         }
         _ => match collide_within(a, b, margin + reach)? {
@@ -180,84 +177,4 @@ pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>)
         &mut state.scratch.narrow_parts,
         &mut state.pairs,
     );
-}
-
-#[cfg(test)]
-mod tests {
-    use sat_core::{ConvexPolygon, Pose, least_overlap_after, measure_axes};
-
-    use super::*;
-
-    /// A small xorshift generator: the test needs no `rand`.
-    struct Rng(u64);
-
-    impl Rng {
-        fn unit(&mut self) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * self.unit()
-        }
-
-        fn polygon(&mut self) -> ConvexPolygon {
-            let shape = match (self.unit() * 3.0) as u32 {
-                0 => ConvexPolygon::rectangle(self.range(2.0, 16.0), self.range(2.0, 16.0)),
-                1 => ConvexPolygon::regular(3 + (self.unit() * 6.0) as usize, self.range(3.0, 9.0)),
-                _ => {
-                    let mut angles: Vec<f32> = (0..6)
-                        .map(|_| self.range(0.0, core::f32::consts::TAU))
-                        .collect();
-                    angles.sort_by(f32::total_cmp);
-                    let (rx, ry) = (self.range(3.0, 9.0), self.range(3.0, 9.0));
-                    let points = angles.iter().map(|a| Vec2::new(a.cos() * rx, a.sin() * ry));
-                    ConvexPolygon::new(points).unwrap_or(ConvexPolygon::rectangle(4.0, 4.0))
-                }
-            };
-            let pose = Pose::new(
-                Vec2::new(self.range(-20.0, 20.0), self.range(-20.0, 20.0)),
-                self.range(0.0, core::f32::consts::TAU),
-                Vec2::ONE,
-            );
-            shape
-                .transformed(&pose)
-                .expect("small shapes near the origin place")
-        }
-    }
-
-    /// The narrow phase's gap says "still apart" only when the pair's measured axes say so too,
-    /// for any later offset: so resolution may skip measuring the pair, and the answer is the
-    /// same. (And it does say so, for most small offsets.)
-    #[test]
-    fn a_gap_still_apart_is_apart_on_the_measured_axes() {
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-        let (margin, reach) = (0.01, 6.0);
-        let (mut apart, mut checked) = (0, 0);
-        for _ in 0..2_000 {
-            let (a, b) = (rng.polygon(), rng.polygon());
-            let (sa, sb) = (Shape::Polygon(a), Shape::Polygon(b));
-            let Some(Seen::Apart(gap)) = near_contact(&sa, &sb, margin, reach) else {
-                continue;
-            };
-            assert!(gap.depth < -margin && gap.depth >= -(margin + reach));
-            let mut axes = Vec::new();
-            measure_axes(&a, &b, &mut axes);
-            for _ in 0..20 {
-                let scale = rng.range(0.0, 8.0);
-                let offset = Vec2::new(rng.range(-1.0, 1.0), rng.range(-1.0, 1.0)) * scale;
-                checked += 1;
-                if gap.still_apart(offset, margin) {
-                    apart += 1;
-                    assert_eq!(least_overlap_after(&axes, offset, margin), None);
-                }
-            }
-        }
-        assert!(
-            checked > 5_000 && apart > checked / 3,
-            "{apart} of {checked}"
-        );
-    }
 }

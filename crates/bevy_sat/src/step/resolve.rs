@@ -199,8 +199,8 @@ impl Work {
     }
 
     /// Where pair `k` (from `a` to `b`, within `margin`) overlaps now: the narrow-phase contact
-    /// while neither body moved; nothing while the narrow phase's [`Gap`](super::Gap) still
-    /// separates them; else from the pair's measured axes (see [`Work::axes`]), else (a circle
+    /// while neither body moved; nothing while the axis the narrow phase found between them
+    /// ([`Seen::Apart`]) still separates them; else from the pair's measured axes (see [`Work::axes`]), else (a circle
     /// involved) computed again.
     fn find(
         &mut self,
@@ -221,7 +221,7 @@ impl Work {
         if let Seen::Apart(gap) = pair.seen {
             // Most pairs only near at the start stay apart: no need to measure them.
             let relative = self.moved[pair.b].offset - self.moved[pair.a].offset;
-            if gap.still_apart(relative, margin) {
+            if gap.separates_after(relative, margin) {
                 return None;
             }
         }

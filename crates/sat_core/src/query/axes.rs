@@ -166,6 +166,42 @@ pub fn least_overlap_after(
     )
 }
 
+impl AxisOverlap {
+    /// Whether this axis alone still separates the polygons by more than `margin` once B has
+    /// moved by `offset` relative to A (B's translation minus A's). Meant for an axis
+    /// [`least_overlap`](crate::least_overlap) found with a negative depth (a gap): the
+    /// overlap on it is computed operation for operation as [`least_overlap_after`] computes
+    /// it on the same axis, so when this says apart, `least_overlap_after` on the pair's
+    /// [`measure_axes`] says `None`, and the pair need not be measured at all. (`false` does not
+    /// mean they touch: another axis may still separate them.)
+    ///
+    /// ```
+    /// # use sat_core::{least_overlap, ConvexPolygon, Pose}; use glam::Vec2;
+    /// let a = ConvexPolygon::rectangle(2.0, 2.0);
+    /// let b = a.transformed(&Pose::from_translation(Vec2::new(2.5, 0.0))).unwrap();
+    /// let gap = least_overlap(&a, &b, 1.0).unwrap(); // 0.5 apart along x
+    /// assert_eq!(gap.depth, -0.5);
+    /// assert!(gap.separates_after(Vec2::new(-0.25, 3.0), 0.0)); // still 0.25 apart
+    /// assert!(!gap.separates_after(Vec2::new(-0.5, 0.0), 0.0)); // touching
+    /// ```
+    pub fn separates_after(&self, offset: Vec2, margin: f32) -> bool {
+        let margin = if margin > 0.0 { margin } else { 0.0 };
+        // The edge normal itself, as measured, and the exit the depth is: along it or against.
+        let axis = if self.along_edge {
+            self.normal
+        } else {
+            -self.normal
+        };
+        let along = offset.dot(axis);
+        let out = if self.along_edge {
+            self.depth - along
+        } else {
+            self.depth + along
+        };
+        out < -margin
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -117,19 +117,8 @@ mod tests {
     use crate::config::SatConfig;
     use crate::step::narrow::test_pair;
     use crate::step::resolve::{Work, resolve};
+    use crate::step::test_rng::Rng;
     use crate::step::{Body, Kind};
-
-    /// A small xorshift generator: the test needs no `rand`.
-    struct Rng(u64);
-
-    impl Rng {
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            lo + (hi - lo) * ((self.0 >> 40) as f32 / (1u64 << 24) as f32)
-        }
-    }
 
     fn body(
         index: u32,

@@ -9,6 +9,8 @@ pub(crate) mod prepare;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod seams;
+#[cfg(test)]
+mod test_rng;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use bevy::prelude::*;

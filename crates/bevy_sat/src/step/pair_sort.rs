@@ -92,24 +92,14 @@ mod tests {
     use bevy::ecs::entity::{EntityGeneration, EntityIndex};
 
     use super::*;
+    use crate::step::test_rng::Rng;
 
-    /// A small xorshift generator: the test needs no `rand`.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-
-        fn entity(&mut self, max_index: u32, generations: u32) -> Entity {
-            let index = (self.next() % u64::from(max_index)) as u32;
-            let generation = (self.next() % u64::from(generations)) as u32;
-            let index = EntityIndex::from_raw_u32(index).expect("below u32::MAX");
-            Entity::from_index_and_generation(index, EntityGeneration::from_bits(generation))
-        }
+    /// An entity with an index below `max_index` and a generation below `generations`.
+    fn entity(rng: &mut Rng, max_index: u32, generations: u32) -> Entity {
+        let index = (rng.next() % u64::from(max_index)) as u32;
+        let generation = (rng.next() % u64::from(generations)) as u32;
+        let index = EntityIndex::from_raw_u32(index).expect("below u32::MAX");
+        Entity::from_index_and_generation(index, EntityGeneration::from_bits(generation))
     }
 
     #[test]
@@ -126,8 +116,8 @@ mod tests {
         ] {
             let mut keys: Vec<PairKey> = (0..len)
                 .map(|index| PairKey {
-                    a: rng.entity(max_index, generations),
-                    b: rng.entity(max_index, generations),
+                    a: entity(&mut rng, max_index, generations),
+                    b: entity(&mut rng, max_index, generations),
                     index,
                 })
                 .collect();

@@ -259,7 +259,9 @@ pub(crate) struct Scratch {
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,
-    pub sort_scratch: Vec<pair_sort::PairKey>,
+    /// The final contacts' entity pairs, to be sorted.
+    pub pair_keys: Vec<pair_sort::PairKey>,
+    pub sort_scratch: pair_sort::SortScratch,
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.
@@ -298,7 +300,7 @@ pub(crate) struct StepState {
     pub finals: Vec<Final>,
     /// `finals` sorted by entity pair: the index of each (the order of [`Contacts`](crate::Contacts),
     /// of the events, and of ties in the contact flags).
-    pub final_order: Vec<pair_sort::PairKey>,
+    pub final_order: Vec<u32>,
     /// Per body: touching a one-way platform after this step (within the margin).
     pub on_one_way: Vec<bool>,
     /// Weak bodies squeezed between Mighty bodies this step, as `(body, crusher)` sorted, each

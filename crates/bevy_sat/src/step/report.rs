@@ -183,14 +183,18 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     // Sorted by entity pair: the order of `Contacts`, of the events, and of ties in the flags.
     // Only small keys are sorted: the records are read in that order where they are used
     // (the flags, `Contacts`), never moved into it.
-    let keys = &mut state.final_order;
+    let keys = &mut state.scratch.pair_keys;
     keys.clear();
     keys.extend(state.finals.iter().enumerate().map(|(i, f)| PairKey {
         a: f.pair.a,
         b: f.pair.b,
         index: i as u32,
     }));
-    sort_pairs(keys, &mut state.scratch.sort_scratch);
+    sort_pairs(
+        keys,
+        &mut state.final_order,
+        &mut state.scratch.sort_scratch,
+    );
     // Only resolved contacts set flags: without one, no record need be read again.
     let flagged: &[Final] = if any_resolved { &state.finals } else { &[] };
     contact_flags(
@@ -217,7 +221,7 @@ pub(crate) fn report_contacts(
         state
             .final_order
             .iter()
-            .map(|key| state.finals[key.index as usize].pair),
+            .map(|&index| state.finals[index as usize].pair),
     );
     let previous = std::mem::take(&mut state.touching);
     let mut old = previous.iter().peekable();

@@ -26,7 +26,7 @@ use sat_core::{
 };
 
 use super::islands::Islands;
-use super::pair_sort::{ordered_bits, sort_words};
+use super::pair_sort::{ordered_bits, sort_high_bits};
 use super::seams::{is_internal_face, open_faces};
 use super::{Body, Kind, PairContact, Pushes, Seen};
 use crate::config::SatConfig;
@@ -630,7 +630,8 @@ fn order_pairs(
     if mighty_weak_count == 0 && work.weak_weak.is_empty() {
         return (0, 0..0); // nothing to push: the order does not matter
     }
-    sort_words(&mut work.weak_weak, &mut work.sort_scratch);
+    // The pair indices (low half) come in order: the bottoms alone need sorting.
+    sort_high_bits(&mut work.weak_weak, &mut work.sort_scratch, 32);
     let ordered = &mut work.ordered;
     ordered.clear();
     ordered.extend(pairs.iter().filter(|p| mighty_weak(p)));

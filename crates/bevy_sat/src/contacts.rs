@@ -30,30 +30,37 @@ pub struct ContactPair {
 /// ```
 #[derive(Resource, Default, Debug, Clone)]
 pub struct Contacts {
+    /// The pairs in the order the step found them (where it wrote them, never moved).
     pub(crate) pairs: Vec<ContactPair>,
+    /// The indices of `pairs` sorted by entity pair.
+    pub(crate) order: Vec<u32>,
 }
 
 impl Contacts {
     /// All touching pairs, sorted by `(a, b)`.
     pub fn iter(&self) -> impl Iterator<Item = &ContactPair> {
-        self.pairs.iter()
+        self.order.iter().map(|&i| &self.pairs[i as usize])
     }
 
     /// How many pairs touch.
     pub fn len(&self) -> usize {
-        self.pairs.len()
+        self.order.len()
     }
 
     /// Whether no pair touches.
     pub fn is_empty(&self) -> bool {
-        self.pairs.is_empty()
+        self.order.is_empty()
     }
 
     /// The contact between `first` and `second`, with its normal from `first` to `second`.
     pub fn get(&self, first: Entity, second: Entity) -> Option<Contact> {
         let key = (first.min(second), first.max(second));
-        let index = self.pairs.binary_search_by(|p| (p.a, p.b).cmp(&key)).ok()?;
-        let contact = self.pairs[index].contact;
+        let at = |i: &u32| {
+            let p = &self.pairs[*i as usize];
+            (p.a, p.b)
+        };
+        let index = self.order.binary_search_by(|i| at(i).cmp(&key)).ok()?;
+        let contact = self.pairs[self.order[index] as usize].contact;
         Some(if first == key.0 {
             contact
         } else {
@@ -63,7 +70,7 @@ impl Contacts {
 
     /// Everything `entity` touches, with each contact's normal from `entity` to the other.
     pub fn touching(&self, entity: Entity) -> impl Iterator<Item = (Entity, Contact)> + '_ {
-        self.pairs.iter().filter_map(move |p| {
+        self.iter().filter_map(move |p| {
             if p.a == entity {
                 Some((p.b, p.contact))
             } else if p.b == entity {

@@ -241,13 +241,12 @@ impl PairContact {
     }
 }
 
-/// A pair touching after resolution: its bodies' indices, the pair as reported, and how
-/// resolution treated it (for the contact flags, which only Weak bodies get).
+/// What the contact flags need of a pair touching after resolution, beside its contact: its
+/// bodies' indices, and how resolution treated it (only Weak bodies get flags).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Final {
-    pub a: usize,
-    pub b: usize,
-    pub pair: ContactPair,
+pub(crate) struct FinalBodies {
+    pub a: u32,
+    pub b: u32,
     pub pushes: Pushes,
 }
 
@@ -259,6 +258,8 @@ pub(crate) struct Scratch {
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,
+    /// Last step's touching pairs' storage, for this step's (see [`StepState::touching`]).
+    pub touching: Vec<(Entity, Entity)>,
     /// The final contacts' entity pairs, to be sorted.
     pub pair_keys: Vec<pair_sort::PairKey>,
     pub sort_scratch: pair_sort::SortScratch,
@@ -295,9 +296,11 @@ pub(crate) struct StepState {
     /// ones resolution may bring into contact.
     pub reach: f32,
     pub broad: broad::BroadState,
-    /// The touching pairs after resolution, with body indices, in the order resolution left
-    /// them.
-    pub finals: Vec<Final>,
+    /// The touching pairs after resolution, in the order resolution left them: what
+    /// [`Contacts`](crate::Contacts) takes (its storage, swapped with it every step).
+    pub finals: Vec<ContactPair>,
+    /// The bodies of each of `finals`.
+    pub final_bodies: Vec<FinalBodies>,
     /// `finals` sorted by entity pair: the index of each (the order of [`Contacts`](crate::Contacts),
     /// of the events, and of ties in the contact flags).
     pub final_order: Vec<u32>,

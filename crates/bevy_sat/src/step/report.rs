@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::pair_sort::{PairKey, sort_pairs};
 use super::resolve::PREFETCH_DISTANCE;
-use super::{Body, Final, StepState};
+use super::{Body, FinalBodies, StepState};
 use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
 use crate::config::SatConfig;
 use crate::contacts::{ContactPair, Contacts};
@@ -27,7 +27,7 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 pub(crate) fn contact_flags<'a>(
     config: &SatConfig,
     bodies: usize,
-    contacts: impl IntoIterator<Item = &'a Final>,
+    contacts: impl IntoIterator<Item = (&'a ContactPair, &'a FinalBodies)>,
     flags: &mut Vec<ContactFlags>,
     support_index: &mut Vec<u32>,
 ) {
@@ -37,8 +37,7 @@ pub(crate) fn contact_flags<'a>(
         .max_floor_angle
         .clamp(0.0, core::f32::consts::FRAC_PI_2)
         .cos();
-    for contact in contacts {
-        let pair = &contact.pair;
+    for (pair, bodies_of) in contacts {
         if !pair.resolved {
             continue;
         }
@@ -46,21 +45,12 @@ pub(crate) fn contact_flags<'a>(
             flags.resize(bodies, ContactFlags::default());
             support_index.resize(bodies, u32::MAX);
         }
-        let (a_weak, b_weak) = contact.pushes.weak();
+        let (a_weak, b_weak) = bodies_of.pushes.weak();
+        let (a, b) = (bodies_of.a as usize, bodies_of.b as usize);
         // Each Weak body of the pair, with the direction it is pushed out (away from the other).
         for (weak, (body, me), other, out) in [
-            (
-                a_weak,
-                (contact.a, pair.a),
-                (contact.b, pair.b),
-                -pair.contact.normal,
-            ),
-            (
-                b_weak,
-                (contact.b, pair.b),
-                (contact.a, pair.a),
-                pair.contact.normal,
-            ),
+            (a_weak, (a, pair.a), (b, pair.b), -pair.contact.normal),
+            (b_weak, (b, pair.b), (a, pair.a), pair.contact.normal),
         ] {
             if !weak {
                 continue;
@@ -147,6 +137,7 @@ impl EventOutput<'_, '_> {
 fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let margin = config.contact_margin.max(0.0);
     state.finals.clear();
+    state.final_bodies.clear();
     state.on_one_way.clear();
     state.on_one_way.resize(state.bodies.len(), false);
     let pairs = &state.pairs;
@@ -164,15 +155,15 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         };
         let Some(contact) = contact else { continue };
         any_resolved |= !p.unpushed();
-        state.finals.push(Final {
-            a: p.a,
-            b: p.b,
-            pair: ContactPair {
-                a: p.entities.0,
-                b: p.entities.1,
-                contact,
-                resolved: !p.unpushed(),
-            },
+        state.finals.push(ContactPair {
+            a: p.entities.0,
+            b: p.entities.1,
+            contact,
+            resolved: !p.unpushed(),
+        });
+        state.final_bodies.push(FinalBodies {
+            a: p.a as u32,
+            b: p.b as u32,
             pushes: p.pushes,
         });
         if p.one_way {
@@ -186,8 +177,8 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let keys = &mut state.scratch.pair_keys;
     keys.clear();
     keys.extend(state.finals.iter().enumerate().map(|(i, f)| PairKey {
-        a: f.pair.a,
-        b: f.pair.b,
+        a: f.a,
+        b: f.b,
         index: i as u32,
     }));
     sort_pairs(
@@ -196,11 +187,11 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         &mut state.scratch.sort_scratch,
     );
     // Only resolved contacts set flags: without one, no record need be read again.
-    let flagged: &[Final] = if any_resolved { &state.finals } else { &[] };
+    let flagged = if any_resolved { state.finals.len() } else { 0 };
     contact_flags(
         config,
         state.bodies.len(),
-        flagged,
+        state.finals[..flagged].iter().zip(&state.final_bodies),
         &mut state.flags,
         &mut state.support_index,
     );
@@ -216,22 +207,26 @@ pub(crate) fn report_contacts(
     mut events: EventOutput,
 ) {
     let state = &mut *state;
-    contacts.pairs.clear();
-    contacts.pairs.extend(
-        state
-            .final_order
-            .iter()
-            .map(|&index| state.finals[index as usize].pair),
-    );
+    // The final records become `Contacts` as they are, in place: only their order is sorted.
+    // (`Contacts`' old storage comes back to be reused next step.)
+    std::mem::swap(&mut contacts.pairs, &mut state.finals);
+    std::mem::swap(&mut contacts.order, &mut state.final_order);
+    // The entity pairs in order come from the small keys; a contact record is read only for
+    // the pairs that start touching.
+    let keys = &state.scratch.pair_keys;
     let previous = std::mem::take(&mut state.touching);
+    let mut now = std::mem::take(&mut state.scratch.touching);
+    now.clear();
     let mut old = previous.iter().peekable();
-    for pair in &contacts.pairs {
-        let key = (pair.a, pair.b);
-        while let Some(&gone) = old.next_if(|p| **p < key) {
+    for &i in &contacts.order {
+        let key = &keys[i as usize];
+        let pair = (key.a, key.b);
+        now.push(pair);
+        while let Some(&gone) = old.next_if(|p| **p < pair) {
             events.end(gone);
         }
-        if old.next_if(|p| **p == key).is_none() {
-            events.start(pair);
+        if old.next_if(|p| **p == pair).is_none() {
+            events.start(&contacts.pairs[i as usize]);
         }
     }
     for &gone in old {
@@ -240,11 +235,8 @@ pub(crate) fn report_contacts(
     for group in state.crushed.chunk_by(|x, y| x.0 == y.0) {
         events.crush(group);
     }
-    state.touching = previous;
-    state.touching.clear();
-    state
-        .touching
-        .extend(contacts.pairs.iter().map(|p| (p.a, p.b)));
+    state.touching = now;
+    state.scratch.touching = previous;
 }
 
 /// What [`write_back`] writes to.

@@ -105,6 +105,9 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     broad.seamable.reset(count);
     broad.custom_layers.reset(count);
     let mut same_order = count == broad.last.len();
+    // Every body in the slot of its own index (the usual steady state when entities came in
+    // one batch): then a slot is a body index, without a lookup per pair.
+    let mut slot_is_index = true;
     for (i, input) in broad.inputs.iter().enumerate() {
         if input.solid_mighty {
             broad.solid_mighty.insert(i);
@@ -129,6 +132,7 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
             broad.slot_body.resize(slot as usize + 1, u32::MAX);
         }
         broad.slot_body[slot as usize] = i as u32;
+        slot_is_index &= slot as usize == i;
         // A Weak body can be pushed up to `reach` beyond its own sweep during resolution.
         let aabb = if input.pushable {
             input.swept.grown(state.reach)
@@ -160,11 +164,17 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     }
     broad.sap.pairs_into(&mut broad.raw);
     state.candidates.clear();
+    // With every body in the slot of its index, and as many slots as bodies, no slot is free.
+    let slot_is_index = slot_is_index && broad.slot_body.len() == count;
     for &(s1, s2) in &broad.raw {
-        let (i, j) = (
-            broad.slot_body[s1 as usize] as usize,
-            broad.slot_body[s2 as usize] as usize,
-        );
+        let body = |slot: u32| {
+            if slot_is_index {
+                slot as usize
+            } else {
+                broad.slot_body[slot as usize] as usize
+            }
+        };
+        let (i, j) = (body(s1), body(s2));
         if broad.solid_mighty.contains(i) && broad.solid_mighty.contains(j) {
             // Not a pair to resolve, but flush neighbours hide the faces they share.
             if broad.seamable.contains(i) && broad.seamable.contains(j) {

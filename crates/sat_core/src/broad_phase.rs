@@ -72,10 +72,9 @@ impl std::error::Error for BroadPhaseError {}
 /// ```
 #[derive(Clone, Debug, Default)]
 pub struct SweepAndPrune {
-    /// The box of each id; `None` for ids not in the broad phase.
-    boxes: Vec<Option<Aabb>>,
-    /// Per id, the bands it is listed in (`first..=last`), if any.
-    listed: Vec<Option<(u32, u32)>>,
+    /// Per id, its box and bands: one record, since refreshing a band reads both for each of
+    /// its boxes, in an order unrelated to the ids.
+    entries: Vec<Entry>,
     len: usize,
     /// The current band layout, if laid out.
     layout: Option<Bands>,
@@ -83,6 +82,14 @@ pub struct SweepAndPrune {
     bands: Vec<Vec<Proxy>>,
     /// Scratch for the sweep of one band.
     lanes: SweepLanes,
+}
+
+/// What the broad phase knows of one id: its box, and the bands it is listed in
+/// (`first..=last`), each `None` while it has none.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    aabb: Option<Aabb>,
+    listed: Option<(u32, u32)>,
 }
 
 /// The horizontal bands of the layout.
@@ -117,8 +124,8 @@ impl Bands {
     /// two boxes and 65,536 in all. (Taller bands list fewer boxes twice, shorter ones test
     /// fewer neighbours per box; in the broad-phase bench three heights beat two by 7–9% at
     /// every size, and 2.5 or 3.5 were within 3% of three.)
-    fn fit(boxes: &[Option<Aabb>], len: usize) -> Option<Bands> {
-        let mut present = boxes.iter().flatten();
+    fn fit(entries: &[Entry], len: usize) -> Option<Bands> {
+        let mut present = entries.iter().filter_map(|entry| entry.aabb.as_ref());
         let first = present.next()?;
         let (mut bottom, mut top, mut heights) =
             (first.min.y, first.max.y, f64::from(first.size().y));
@@ -199,11 +206,10 @@ impl SweepAndPrune {
             return Err(BroadPhaseError::IdOutOfRange);
         }
         let index = id as usize;
-        if index >= self.boxes.len() {
-            self.boxes.resize(index + 1, None);
-            self.listed.resize(index + 1, None);
+        if index >= self.entries.len() {
+            self.entries.resize(index + 1, Entry::default());
         }
-        if self.boxes[index].replace(aabb).is_none() {
+        if self.entries[index].aabb.replace(aabb).is_none() {
             self.len += 1;
         }
         Ok(())
@@ -211,12 +217,12 @@ impl SweepAndPrune {
 
     /// The box of `id`, if present.
     pub fn get(&self, id: u32) -> Option<Aabb> {
-        self.boxes.get(id as usize).copied().flatten()
+        self.entries.get(id as usize).and_then(|entry| entry.aabb)
     }
 
     /// Removes `id`; returns its box if it was present.
     pub fn remove(&mut self, id: u32) -> Option<Aabb> {
-        let removed = self.boxes.get_mut(id as usize)?.take();
+        let removed = self.entries.get_mut(id as usize)?.aabb.take();
         if removed.is_some() {
             self.len -= 1;
         }
@@ -225,8 +231,7 @@ impl SweepAndPrune {
 
     /// Removes every box.
     pub fn clear(&mut self) {
-        self.boxes.clear();
-        self.listed.clear();
+        self.entries.clear();
         self.len = 0;
         self.layout = None;
         for band in &mut self.bands {
@@ -245,7 +250,7 @@ impl SweepAndPrune {
     /// `(smaller id, larger id)`, each pair once. Reuses all its storage from call to call.
     pub fn pairs_into(&mut self, out: &mut Vec<(u32, u32)>) {
         out.clear();
-        let Some(fresh) = Bands::fit(&self.boxes, self.len) else {
+        let Some(fresh) = Bands::fit(&self.entries, self.len) else {
             self.clear();
             return;
         };
@@ -268,7 +273,7 @@ impl SweepAndPrune {
         for band in &mut self.bands {
             band.clear();
         }
-        for (id, (aabb, listed)) in self.boxes.iter().zip(&mut self.listed).enumerate() {
+        for (id, Entry { aabb, listed }) in self.entries.iter_mut().enumerate() {
             *listed = aabb.map(|aabb| {
                 let (first, last) = layout.span(&aabb);
                 for k in first..=last {
@@ -287,7 +292,7 @@ impl SweepAndPrune {
     fn update_bands(&mut self, layout: Bands) {
         // Each box's bands now, in id order (its span is computed once here): the bands it
         // entered list it at their end.
-        for (id, (aabb, listed)) in self.boxes.iter().zip(&mut self.listed).enumerate() {
+        for (id, Entry { aabb, listed }) in self.entries.iter_mut().enumerate() {
             let now = aabb.map(|aabb| layout.span(&aabb));
             if now == *listed {
                 continue; // the usual case: the same bands as last step
@@ -302,18 +307,20 @@ impl SweepAndPrune {
             }
             *listed = now;
         }
-        let (boxes, listed) = (&self.boxes, &self.listed);
+        let entries = &self.entries;
         for (k, band) in self.bands[..layout.count].iter_mut().enumerate() {
             // Kept in place, in order, refreshed. A band lists its boxes in space order, not id
             // order, so what the proxy a few ahead will read is asked for before it is needed.
             let mut kept = 0;
             for j in 0..band.len() {
                 if let Some(ahead) = band.get(j + PREFETCH_DISTANCE) {
-                    prefetch_index(boxes, ahead.id() as usize);
-                    prefetch_index(listed, ahead.id() as usize);
+                    prefetch_index(entries, ahead.id() as usize);
                 }
                 let id = band[j].id();
-                let (Some(aabb), Some((first, last))) = (boxes[id as usize], listed[id as usize])
+                let Entry {
+                    aabb: Some(aabb),
+                    listed: Some((first, last)),
+                } = entries[id as usize]
                 else {
                     continue;
                 };

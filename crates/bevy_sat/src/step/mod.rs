@@ -258,8 +258,9 @@ pub(crate) struct Scratch {
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
     pub narrow_parts: Vec<Vec<PairContact>>,
-    /// Last step's touching pairs' storage, for this step's (see [`StepState::touching`]).
-    pub touching: Vec<(Entity, Entity)>,
+    /// This step's touching pairs, sorted: they become [`StepState::touching`] once compared
+    /// with it, whose storage comes back here.
+    pub touching: pair_sort::SortedPairs,
     /// The final contacts' entity pairs, to be sorted.
     pub pair_keys: Vec<pair_sort::PairKey>,
     pub sort_scratch: pair_sort::SortScratch,
@@ -287,7 +288,7 @@ pub(crate) struct StepState {
     /// Contact flags per body, computed after resolution.
     pub flags: Vec<ContactFlags>,
     /// The touching pairs of the previous step, sorted.
-    pub touching: Vec<(Entity, Entity)>,
+    pub touching: pair_sort::SortedPairs,
     /// Some body may be pushed by resolution this step (Weak and not a sensor). Without one,
     /// resolution has nothing to do.
     pub any_pushable: bool,

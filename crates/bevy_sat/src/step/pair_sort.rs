@@ -17,54 +17,185 @@ pub(crate) struct PairKey {
 /// Reused storage for the sorts.
 #[derive(Default, Debug)]
 pub(crate) struct SortScratch {
-    words: Vec<u64>,
     more_words: Vec<u64>,
     keys: Vec<PairKey>,
     more_keys: Vec<PairKey>,
 }
 
+/// Entity pairs in sorted order, kept as packed words when they can be (see [`sort_pairs`]):
+/// then two lists packed alike compare word by word, with no entity read.
+#[derive(Default, Debug)]
+pub(crate) struct SortedPairs {
+    /// How `words` hold the pairs; `None`: `pairs` hold them.
+    packing: Option<Packing>,
+    /// Packed: `(a_low << entity_bits | b_low) << index_bits | index`, in order.
+    words: Vec<u64>,
+    /// Not packed: the pairs, in order.
+    pairs: Vec<(Entity, Entity)>,
+}
+
+/// How [`sort_pairs`] packed entity pairs into words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Packing {
+    /// The entities' bits above these are the same in every pair...
+    entity_bits: u32,
+    /// ...and these are they.
+    high: u64,
+    /// Below the pair, the index of its key.
+    index_bits: u32,
+}
+
+impl SortedPairs {
+    /// How many pairs.
+    pub fn len(&self) -> usize {
+        match self.packing {
+            Some(_) => self.words.len(),
+            None => self.pairs.len(),
+        }
+    }
+
+    /// The pair at position `i` (in order).
+    pub fn get(&self, i: usize) -> (Entity, Entity) {
+        let Some(packing) = self.packing else {
+            return self.pairs[i];
+        };
+        let pair = self.words[i] >> packing.index_bits;
+        let low = (1u64 << packing.entity_bits) - 1;
+        // The bits are those of real entities, so both are valid; (placeholder otherwise).
+        let entity =
+            |bits: u64| Entity::try_from_bits(packing.high | bits).unwrap_or(Entity::PLACEHOLDER);
+        (entity(pair >> packing.entity_bits), entity(pair & low))
+    }
+
+    /// The pair at position `i` as a word that orders like the pair, among lists packed alike.
+    fn word(&self, i: usize, packing: Packing) -> u64 {
+        self.words[i] >> packing.index_bits
+    }
+}
+
+/// A difference between two sorted lists of pairs (see [`diff_pairs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Change {
+    /// The pair at this position of the new list is not in the old one.
+    Started(usize),
+    /// This pair of the old list is not in the new one.
+    Ended((Entity, Entity)),
+}
+
+/// Compares two sorted lists of pairs, calling `on` with each [`Change`] in pair order.
+pub(crate) fn diff_pairs(previous: &SortedPairs, now: &SortedPairs, mut on: impl FnMut(Change)) {
+    let same = |p: Option<Packing>, q: Option<Packing>| {
+        p.zip(q)
+            .filter(|(p, q)| (p.entity_bits, p.high) == (q.entity_bits, q.high))
+    };
+    let mut report = |step: Step| match step {
+        Step::New(i) => on(Change::Started(i)),
+        Step::Old(j) => on(Change::Ended(previous.get(j))),
+    };
+    match same(previous.packing, now.packing) {
+        // Word against word: no entity is rebuilt but for the pairs that ended.
+        Some((old, new)) => merge(
+            (previous.len(), |j| previous.word(j, old)),
+            (now.len(), |i| now.word(i, new)),
+            &mut report,
+        ),
+        None => merge(
+            (previous.len(), |j| previous.get(j)),
+            (now.len(), |i| now.get(i)),
+            &mut report,
+        ),
+    }
+}
+
+/// A position found only in the new list, or only in the old one.
+enum Step {
+    New(usize),
+    Old(usize),
+}
+
+/// The merge of [`diff_pairs`] over any keys that order like the pairs.
+fn merge<K: Ord>(
+    (old_len, old_key): (usize, impl Fn(usize) -> K),
+    (new_len, new_key): (usize, impl Fn(usize) -> K),
+    report: &mut impl FnMut(Step),
+) {
+    let mut j = 0;
+    for i in 0..new_len {
+        let key = new_key(i);
+        while j < old_len && old_key(j) < key {
+            report(Step::Old(j));
+            j += 1;
+        }
+        if j < old_len && old_key(j) == key {
+            j += 1;
+        } else {
+            report(Step::New(i));
+        }
+    }
+    for j in j..old_len {
+        report(Step::Old(j));
+    }
+}
+
 /// Writes to `order` the indices of `keys` (which come with ascending `index`) sorted by
 /// `(a, b)` (the order of [`Entity`]), then `index`: the order of `sort_unstable`, in linear
-/// time.
+/// time; and to `sorted` the pairs in that order.
 ///
 /// When the entities' bits vary in few enough places (one generation and indices below about a
 /// million: the usual world), each key is packed into one word with its index, and a few passes
-/// over 8-byte words sort them; otherwise the 24-byte keys themselves are sorted.
-pub(crate) fn sort_pairs(keys: &[PairKey], order: &mut Vec<u32>, scratch: &mut SortScratch) {
+/// over 8-byte words sort them (the words are what `sorted` keeps); otherwise the 24-byte keys
+/// themselves are sorted.
+pub(crate) fn sort_pairs(
+    keys: &[PairKey],
+    order: &mut Vec<u32>,
+    sorted: &mut SortedPairs,
+    scratch: &mut SortScratch,
+) {
     // The index breaks ties between equal pairs: a stable sort keeps them in input order,
     // which is ascending index.
     debug_assert!(keys.is_sorted_by_key(|k| k.index));
     order.clear();
+    sorted.words.clear();
+    sorted.pairs.clear();
     let (mut all, mut any) = (u64::MAX, 0u64);
     for key in keys {
         let (a, b) = (key.a.to_bits(), key.b.to_bits());
         all &= a & b;
         any |= a | b;
     }
-    // Above `entity_bits`, every entity has the same bits: the bits below order them.
+    // Above `entity_bits`, every entity has the same bits (those of `all`): the bits below
+    // order them.
     let entity_bits = 64 - (all ^ any).leading_zeros();
     let index_bits = 64 - (keys.len() as u64).leading_zeros();
     if 2 * entity_bits + index_bits <= 64 {
-        let low = |bits: u64| bits & ((1u64 << entity_bits) - 1);
-        let words = &mut scratch.words;
-        words.clear();
+        let low = (1u64 << entity_bits) - 1;
+        sorted.packing = Some(Packing {
+            entity_bits,
+            high: all & !low,
+            index_bits,
+        });
+        let words = &mut sorted.words;
         words.extend(keys.iter().map(|key| {
-            let pair = low(key.a.to_bits()) << entity_bits | low(key.b.to_bits());
+            let pair = (key.a.to_bits() & low) << entity_bits | key.b.to_bits() & low;
             pair << index_bits | u64::from(key.index)
         }));
         sort_high_bits(words, &mut scratch.more_words, index_bits);
         let index = |word: u64| (word & ((1u64 << index_bits) - 1)) as u32;
         order.extend(words.iter().map(|&word| index(word)));
     } else {
-        let sorted = &mut scratch.keys;
-        sorted.clear();
-        sorted.extend_from_slice(keys);
+        sorted.packing = None;
+        let keys_sorted = &mut scratch.keys;
+        keys_sorted.clear();
+        keys_sorted.extend_from_slice(keys);
         radix_sort(
-            sorted,
+            keys_sorted,
             &mut scratch.more_keys,
             &[|k| k.b.to_bits(), |k| k.a.to_bits()],
         );
-        order.extend(sorted.iter().map(|key| key.index));
+        order.extend(keys_sorted.iter().map(|key| key.index));
+        sorted
+            .pairs
+            .extend(keys_sorted.iter().map(|key| (key.a, key.b)));
     }
 }
 
@@ -202,6 +333,7 @@ mod tests {
         // One scratch for every case, as from step to step: lengths and paths change.
         let mut scratch = SortScratch::default();
         let mut order = Vec::new();
+        let mut pairs = SortedPairs::default();
         for (len, max_index, generations) in [
             (0, 10, 1),
             (10, 100, 1),
@@ -223,9 +355,78 @@ mod tests {
                 .collect();
             let mut expected = keys.clone();
             expected.sort_unstable();
-            sort_pairs(&keys, &mut order, &mut scratch);
+            sort_pairs(&keys, &mut order, &mut pairs, &mut scratch);
             let sorted: Vec<PairKey> = order.iter().map(|&i| keys[i as usize]).collect();
             assert_eq!(sorted, expected, "{len} keys, indices < {max_index}");
+            let listed: Vec<_> = (0..pairs.len()).map(|i| pairs.get(i)).collect();
+            let expected: Vec<_> = expected.iter().map(|k| (k.a, k.b)).collect();
+            assert_eq!(listed, expected, "{len} keys, indices < {max_index}");
+        }
+    }
+
+    /// `len` distinct pairs of entities below `max_index`, `generations`, as sorted keys.
+    fn distinct_pairs(rng: &mut Rng, len: usize, max_index: u32, generations: u32) -> Vec<PairKey> {
+        let mut pairs = std::collections::BTreeSet::new();
+        while pairs.len() < len {
+            let (a, b) = (
+                entity(rng, max_index, generations),
+                entity(rng, max_index, generations),
+            );
+            if a != b {
+                pairs.insert((a.min(b), a.max(b)));
+            }
+        }
+        // In a random order, as the final contacts come.
+        let mut pairs: Vec<_> = pairs.into_iter().collect();
+        for i in (1..pairs.len()).rev() {
+            pairs.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        }
+        let index = 0..;
+        pairs
+            .into_iter()
+            .zip(index)
+            .map(|((a, b), index)| PairKey { a, b, index })
+            .collect()
+    }
+
+    #[test]
+    fn the_difference_of_two_steps_is_what_started_and_what_ended() {
+        let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
+        let mut scratch = SortScratch::default();
+        // Both lists packed alike, packed differently (more entities), and one not packed.
+        for ((old_index, old_generations), (new_index, new_generations)) in [
+            ((300, 1), (300, 1)),
+            ((300, 1), (70_000, 1)),
+            ((300, 1), (300, 2)),
+            ((300, 2), (300, 1)),
+            ((0, 1), (300, 1)), // from nothing
+            ((300, 1), (0, 1)), // to nothing
+        ] {
+            let mut lists = [(); 2].map(|_| (Vec::new(), SortedPairs::default(), Vec::new()));
+            for ((order, sorted, keys), (max_index, generations)) in lists
+                .iter_mut()
+                .zip([(old_index, old_generations), (new_index, new_generations)])
+            {
+                // 2,000 of the 45k pairs below 300: about 90 are in both lists.
+                let len = if max_index == 0 { 0 } else { 2_000 };
+                *keys = distinct_pairs(&mut rng, len, max_index.max(1), generations);
+                sort_pairs(keys, order, sorted, &mut scratch);
+            }
+            let [(_, old, old_keys), (_, new, _)] = &lists;
+            let set = |sorted: &SortedPairs| -> std::collections::BTreeSet<_> {
+                (0..sorted.len()).map(|i| sorted.get(i)).collect()
+            };
+            let (old_set, new_set) = (set(old), set(new));
+            let (mut started, mut ended) = (Vec::new(), Vec::new());
+            diff_pairs(old, new, |change| match change {
+                Change::Started(i) => started.push(new.get(i)),
+                Change::Ended(pair) => ended.push(pair),
+            });
+            let expected_started: Vec<_> = new_set.difference(&old_set).copied().collect();
+            let expected_ended: Vec<_> = old_set.difference(&new_set).copied().collect();
+            assert_eq!(started, expected_started);
+            assert_eq!(ended, expected_ended);
+            assert_eq!(old_keys.len(), old.len());
         }
     }
 

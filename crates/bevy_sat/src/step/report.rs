@@ -4,7 +4,7 @@
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
-use super::pair_sort::{PairKey, sort_pairs};
+use super::pair_sort::{Change, PairKey, diff_pairs, sort_pairs};
 use super::resolve::PREFETCH_DISTANCE;
 use super::{Body, FinalBodies, StepState};
 use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
@@ -184,6 +184,7 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     sort_pairs(
         keys,
         &mut state.final_order,
+        &mut state.scratch.touching,
         &mut state.scratch.sort_scratch,
     );
     // Only resolved contacts set flags: without one, no record need be read again.
@@ -211,32 +212,20 @@ pub(crate) fn report_contacts(
     // (`Contacts`' old storage comes back to be reused next step.)
     std::mem::swap(&mut contacts.pairs, &mut state.finals);
     std::mem::swap(&mut contacts.order, &mut state.final_order);
-    // The entity pairs in order come from the small keys; a contact record is read only for
-    // the pairs that start touching.
-    let keys = &state.scratch.pair_keys;
-    let previous = std::mem::take(&mut state.touching);
-    let mut now = std::mem::take(&mut state.scratch.touching);
-    now.clear();
-    let mut old = previous.iter().peekable();
-    for &i in &contacts.order {
-        let key = &keys[i as usize];
-        let pair = (key.a, key.b);
-        now.push(pair);
-        while let Some(&gone) = old.next_if(|p| **p < pair) {
-            events.end(gone);
-        }
-        if old.next_if(|p| **p == pair).is_none() {
-            events.start(&contacts.pairs[i as usize]);
-        }
-    }
-    for &gone in old {
-        events.end(gone);
-    }
+    // This step's touching pairs against the last step's, both sorted, packed alike in the
+    // usual world: a contact record is read only for the pairs that start touching.
+    diff_pairs(
+        &state.touching,
+        &state.scratch.touching,
+        |change| match change {
+            Change::Started(i) => events.start(&contacts.pairs[contacts.order[i] as usize]),
+            Change::Ended(pair) => events.end(pair),
+        },
+    );
     for group in state.crushed.chunk_by(|x, y| x.0 == y.0) {
         events.crush(group);
     }
-    state.touching = now;
-    state.scratch.touching = previous;
+    std::mem::swap(&mut state.touching, &mut state.scratch.touching);
 }
 
 /// What [`write_back`] writes to.

@@ -117,6 +117,13 @@ impl Body {
         }
     }
 
+    /// Asks the CPU to start loading the record's first cache line (the fields before `shape`,
+    /// all that write-back reads), and returns at once: a hint, like [`Body::prefetch`].
+    #[inline(always)]
+    pub fn prefetch_header(&self) {
+        prefetch_index(&self.lines, 0);
+    }
+
     /// The bottom of the body's AABB.
     pub fn bottom(&self) -> f32 {
         self.shape.aabb().min.y

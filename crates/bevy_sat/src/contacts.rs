@@ -3,6 +3,8 @@
 use bevy::prelude::*;
 use sat_core::Contact;
 
+use crate::step::PairContact;
+
 /// A touching pair: `a < b`, and the contact with its normal from `a` to `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactPair {
@@ -30,16 +32,17 @@ pub struct ContactPair {
 /// ```
 #[derive(Resource, Default, Debug, Clone)]
 pub struct Contacts {
-    /// The pairs in the order the step found them (where it wrote them, never moved).
-    pub(crate) pairs: Vec<ContactPair>,
-    /// The indices of `pairs` sorted by entity pair.
+    /// The step's pairs, where it wrote them (never moved): only those `order` lists touch,
+    /// and each of those holds its contact after resolution.
+    pub(crate) pairs: Vec<PairContact>,
+    /// The indices in `pairs` of the touching pairs, sorted by entity pair.
     pub(crate) order: Vec<u32>,
 }
 
 impl Contacts {
     /// All touching pairs, sorted by `(a, b)`.
-    pub fn iter(&self) -> impl Iterator<Item = &ContactPair> {
-        self.order.iter().map(|&i| &self.pairs[i as usize])
+    pub fn iter(&self) -> impl Iterator<Item = ContactPair> + '_ {
+        self.order.iter().filter_map(|&k| self.pair(k))
     }
 
     /// How many pairs touch.
@@ -55,12 +58,9 @@ impl Contacts {
     /// The contact between `first` and `second`, with its normal from `first` to `second`.
     pub fn get(&self, first: Entity, second: Entity) -> Option<Contact> {
         let key = (first.min(second), first.max(second));
-        let at = |i: &u32| {
-            let p = &self.pairs[*i as usize];
-            (p.a, p.b)
-        };
-        let index = self.order.binary_search_by(|i| at(i).cmp(&key)).ok()?;
-        let contact = self.pairs[self.order[index] as usize].contact;
+        let at = |k: &u32| self.pairs[*k as usize].entities;
+        let index = self.order.binary_search_by(|k| at(k).cmp(&key)).ok()?;
+        let contact = self.pair(self.order[index])?.contact;
         Some(if first == key.0 {
             contact
         } else {
@@ -79,5 +79,10 @@ impl Contacts {
                 None
             }
         })
+    }
+
+    /// Pair `k` as listed (always `Some` for a pair in `order`).
+    pub(crate) fn pair(&self, k: u32) -> Option<ContactPair> {
+        self.pairs.get(k as usize)?.final_contact()
     }
 }

@@ -241,20 +241,22 @@ impl PairContact {
         }
     }
 
+    /// The pair as [`Contacts`](crate::Contacts) lists it, if it touches. (After the final
+    /// contacts, its contact is the one after resolution.)
+    pub fn final_contact(&self) -> Option<ContactPair> {
+        Some(ContactPair {
+            a: self.entities.0,
+            b: self.entities.1,
+            contact: self.contact()?,
+            resolved: !self.unpushed(),
+        })
+    }
+
     /// Whether resolution leaves this pair alone: never pushed apart, or passing through a
     /// one-way platform.
     pub fn unpushed(&self) -> bool {
         self.passing || self.pushes == Pushes::Never
     }
-}
-
-/// What the contact flags need of a pair touching after resolution, beside its contact: its
-/// bodies' indices, and how resolution treated it (only Weak bodies get flags).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct FinalBodies {
-    pub a: u32,
-    pub b: u32,
-    pub pushes: Pushes,
 }
 
 /// Buffers the stages reuse so that a step allocates nothing once warmed up.
@@ -268,7 +270,7 @@ pub(crate) struct Scratch {
     /// This step's touching pairs, sorted: they become [`StepState::touching`] once compared
     /// with it, whose storage comes back here.
     pub touching: pair_sort::SortedPairs,
-    /// The final contacts' entity pairs, to be sorted.
+    /// The entity pairs of the pairs touching after resolution, in pair order, to be sorted.
     pub pair_keys: Vec<pair_sort::PairKey>,
     pub sort_scratch: pair_sort::SortScratch,
 }
@@ -304,13 +306,10 @@ pub(crate) struct StepState {
     /// ones resolution may bring into contact.
     pub reach: f32,
     pub broad: broad::BroadState,
-    /// The touching pairs after resolution, in the order resolution left them: what
-    /// [`Contacts`](crate::Contacts) takes (its storage, swapped with it every step).
-    pub finals: Vec<ContactPair>,
-    /// The bodies of each of `finals`.
-    pub final_bodies: Vec<FinalBodies>,
-    /// `finals` sorted by entity pair: the index of each (the order of [`Contacts`](crate::Contacts),
-    /// of the events, and of ties in the contact flags).
+    /// The pairs touching after resolution, sorted by entity pair: their indices in `pairs`
+    /// (the order of [`Contacts`](crate::Contacts), of the events, and of ties in the contact
+    /// flags). Their records hold their final contacts; [`Contacts`](crate::Contacts) takes
+    /// both (swapping its old storage back).
     pub final_order: Vec<u32>,
     /// Per body: touching a one-way platform after this step (within the margin).
     pub on_one_way: Vec<bool>,

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 
 use super::pair_sort::{Change, PairKey, diff_pairs, sort_pairs};
 use super::resolve::PREFETCH_DISTANCE;
-use super::{Body, FinalBodies, StepState};
+use super::{Body, PairContact, Seen, StepState};
 use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
 use crate::config::SatConfig;
 use crate::contacts::{ContactPair, Contacts};
@@ -27,7 +27,7 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 pub(crate) fn contact_flags<'a>(
     config: &SatConfig,
     bodies: usize,
-    contacts: impl IntoIterator<Item = (&'a ContactPair, &'a FinalBodies)>,
+    contacts: impl IntoIterator<Item = &'a PairContact>,
     flags: &mut Vec<ContactFlags>,
     support_index: &mut Vec<u32>,
 ) {
@@ -37,20 +37,21 @@ pub(crate) fn contact_flags<'a>(
         .max_floor_angle
         .clamp(0.0, core::f32::consts::FRAC_PI_2)
         .cos();
-    for (pair, bodies_of) in contacts {
-        if !pair.resolved {
+    for pair in contacts {
+        let Some(contact) = pair.contact().filter(|_| !pair.unpushed()) else {
             continue;
-        }
+        };
         if flags.is_empty() {
             flags.resize(bodies, ContactFlags::default());
             support_index.resize(bodies, u32::MAX);
         }
-        let (a_weak, b_weak) = bodies_of.pushes.weak();
-        let (a, b) = (bodies_of.a as usize, bodies_of.b as usize);
+        let (a_weak, b_weak) = pair.pushes.weak();
+        let (a, b) = (pair.a, pair.b);
+        let (entity_a, entity_b) = pair.entities;
         // Each Weak body of the pair, with the direction it is pushed out (away from the other).
         for (weak, (body, me), other, out) in [
-            (a_weak, (a, pair.a), (b, pair.b), -pair.contact.normal),
-            (b_weak, (b, pair.b), (a, pair.a), pair.contact.normal),
+            (a_weak, (a, entity_a), (b, entity_b), -contact.normal),
+            (b_weak, (b, entity_b), (a, entity_a), contact.normal),
         ] {
             if !weak {
                 continue;
@@ -58,7 +59,7 @@ pub(crate) fn contact_flags<'a>(
             let f = &mut flags[body];
             if out.y >= level {
                 f.floor = true;
-                let first = |on: Entity| (pair.a, pair.b) < (me.min(on), me.max(on));
+                let first = |on: Entity| pair.entities < (me.min(on), me.max(on));
                 let level_with = out.y == f.floor_normal.y;
                 if f.standing_on
                     .is_none_or(|on| out.y > f.floor_normal.y || level_with && first(on))
@@ -131,56 +132,52 @@ impl EventOutput<'_, '_> {
 
 /// The touching pairs after resolution (within the contact margin), flags, and the bodies
 /// touching a one-way platform. A pair whose bodies did not move since its contact was last
-/// computed keeps it: the shapes are the same, so the answer would be too.
+/// computed keeps it: the shapes are the same, so the answer would be too. A pair whose bodies
+/// moved gets its contact after resolution in its record, in place of the narrow phase's
+/// (nothing reads that one after this).
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let margin = config.contact_margin.max(0.0);
-    state.finals.clear();
-    state.final_bodies.clear();
+    let keys = &mut state.scratch.pair_keys;
+    keys.clear();
     state.on_one_way.clear();
     state.on_one_way.resize(state.bodies.len(), false);
-    let pairs = &state.pairs;
     let mut any_resolved = false;
-    for (k, p) in pairs.iter().enumerate() {
+    for k in 0..state.pairs.len() {
+        let pairs = &state.pairs;
         let next = k + PREFETCH_DISTANCE;
         if pairs.get(next).is_some_and(|next| next.may_move) {
             state.work.prefetch(&state.bodies, pairs, next, true);
         }
+        let p = &pairs[k];
         // Only a pair with a pushable body can have moved since the narrow phase.
-        let contact = if p.may_move {
-            state.work.contact(k, &state.bodies, p, margin)
+        let touching = if p.may_move && !state.work.keeps_narrow_contact(p, margin) {
+            let contact = state.work.contact(k, &state.bodies, p, margin);
+            if let Some(contact) = contact {
+                state.pairs[k].seen = Seen::Touching(contact);
+            }
+            contact.is_some()
         } else {
-            p.contact().filter(|c| c.depth >= -margin)
+            p.contact().is_some_and(|c| c.depth >= -margin)
         };
-        let Some(contact) = contact else { continue };
+        if !touching {
+            continue;
+        }
+        let p = &state.pairs[k];
         any_resolved |= !p.unpushed();
-        state.finals.push(ContactPair {
+        // Sorted by entity pair below: the order of `Contacts`, of the events, and of ties in
+        // the flags. Only these small keys are sorted: the records stay where they are.
+        keys.push(PairKey {
             a: p.entities.0,
             b: p.entities.1,
-            contact,
-            resolved: !p.unpushed(),
-        });
-        state.final_bodies.push(FinalBodies {
-            a: p.a as u32,
-            b: p.b as u32,
-            pushes: p.pushes,
+            index: k as u32,
         });
         if p.one_way {
             state.on_one_way[p.a] = true;
             state.on_one_way[p.b] = true;
         }
     }
-    // Sorted by entity pair: the order of `Contacts`, of the events, and of ties in the flags.
-    // Only small keys are sorted: the records are read in that order where they are used
-    // (the flags, `Contacts`), never moved into it.
-    let keys = &mut state.scratch.pair_keys;
-    keys.clear();
-    keys.extend(state.finals.iter().enumerate().map(|(i, f)| PairKey {
-        a: f.a,
-        b: f.b,
-        index: i as u32,
-    }));
     sort_pairs(
         keys,
         &mut state.final_order,
@@ -188,11 +185,12 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
         &mut state.scratch.sort_scratch,
     );
     // Only resolved contacts set flags: without one, no record need be read again.
-    let flagged = if any_resolved { state.finals.len() } else { 0 };
+    let flagged: &[PairKey] = if any_resolved { keys } else { &[] };
+    let pairs = &state.pairs;
     contact_flags(
         config,
         state.bodies.len(),
-        state.finals[..flagged].iter().zip(&state.final_bodies),
+        flagged.iter().map(|key| &pairs[key.index as usize]),
         &mut state.flags,
         &mut state.support_index,
     );
@@ -208,9 +206,9 @@ pub(crate) fn report_contacts(
     mut events: EventOutput,
 ) {
     let state = &mut *state;
-    // The final records become `Contacts` as they are, in place: only their order is sorted.
-    // (`Contacts`' old storage comes back to be reused next step.)
-    std::mem::swap(&mut contacts.pairs, &mut state.finals);
+    // The pair records, with their final contacts, become `Contacts` as they are: only the
+    // order of the touching ones is sorted. (`Contacts`' old storage comes back to the step.)
+    std::mem::swap(&mut contacts.pairs, &mut state.pairs);
     std::mem::swap(&mut contacts.order, &mut state.final_order);
     // This step's touching pairs against the last step's, both sorted, packed alike in the
     // usual world: a contact record is read only for the pairs that start touching.
@@ -218,7 +216,11 @@ pub(crate) fn report_contacts(
         &state.touching,
         &state.scratch.touching,
         |change| match change {
-            Change::Started(i) => events.start(&contacts.pairs[contacts.order[i] as usize]),
+            Change::Started(i) => {
+                if let Some(pair) = contacts.pair(contacts.order[i]) {
+                    events.start(&pair);
+                }
+            }
             Change::Ended(pair) => events.end(pair),
         },
     );

@@ -162,6 +162,12 @@ impl Work {
         }
     }
 
+    /// Whether pair `pair`'s narrow-phase contact is still its contact (within `margin`):
+    /// neither body has moved since, as [`Work::contact`] would find.
+    pub(crate) fn keeps_narrow_contact(&self, pair: &PairContact, margin: f32) -> bool {
+        self.versions[pair.a] == 0 && self.versions[pair.b] == 0 && margin == self.margin
+    }
+
     /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now (see
     /// [`Work::find`]): its normal and depth, all the passes need.
     fn overlap(

@@ -87,6 +87,36 @@ fn despawn_and_collider_removal_end_the_pair_once() {
 struct Observed(Vec<(&'static str, Entity, Entity)>);
 
 #[test]
+fn a_global_observer_hears_of_a_despawned_body_only_from_the_other_one() {
+    let mut app = app();
+    app.init_resource::<Observed>();
+    app.add_observer(|hit: On<CollisionEnded>, mut seen: ResMut<Observed>| {
+        seen.0.push(("ended", hit.a, hit.b));
+    });
+    let still = spawn(
+        &mut app,
+        (ConvexCollider::rectangle(10.0, 10.0), Mighty, Sensor),
+    );
+    // Both inside `still`, 2 apart from each other.
+    let gone = weak(&mut app, ConvexCollider::rectangle(4.0, 4.0), 3.0, 0.0);
+    let left = weak(&mut app, ConvexCollider::rectangle(4.0, 4.0), -3.0, 0.0);
+    app.update();
+    app.world_mut().entity_mut(gone).despawn();
+    // `left` loses its collider but lives: both of its sides are heard.
+    app.world_mut().entity_mut(left).remove::<ConvexCollider>();
+    run(&mut app, 2);
+    let mut seen = app.world().resource::<Observed>().0.clone();
+    seen.sort();
+    let mut expected = vec![
+        ("ended", still, gone),
+        ("ended", still, left),
+        ("ended", left, still),
+    ];
+    expected.sort();
+    assert_eq!(seen, expected, "nothing targeted at the despawned body");
+}
+
+#[test]
 fn observers_fire_on_both_entities() {
     let mut app = app();
     app.init_resource::<Observed>();

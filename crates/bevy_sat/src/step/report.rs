@@ -1,6 +1,7 @@
 //! Stage 5: contact flags, the [`Contacts`] resource, collision events, and writing positions,
 //! velocities and flags back to the entities.
 
+use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 
@@ -85,8 +86,28 @@ pub(crate) struct EventOutput<'w, 's> {
     started: MessageWriter<'w, CollisionStarted>,
     ended: MessageWriter<'w, CollisionEnded>,
     crushed: MessageWriter<'w, Crushed>,
-    alive: Query<'w, 's, ()>,
     commands: Commands<'w, 's>,
+}
+
+/// Whether any observer watches `E` (for every target, an entity or a component). When none
+/// does, a trigger would find nobody: the pair's command then ends at once, without looking
+/// anything up (thousands of pairs start and end per step in a large scene).
+fn observed<E: Event>(world: &World) -> bool {
+    world
+        .event_key::<E>()
+        .and_then(|key| world.observers().try_get_observers(key))
+        .is_some_and(|o| {
+            !o.global_observers().is_empty()
+                || !o.entity_observers().is_empty()
+                || !o.component_observers().is_empty()
+        })
+}
+
+/// Whether `entity` exists and is not disabled: observers hear only of those.
+fn present(world: &World, entity: Entity) -> bool {
+    world
+        .get_entity(entity)
+        .is_ok_and(|e| !e.contains::<Disabled>())
 }
 
 impl EventOutput<'_, '_> {
@@ -97,11 +118,15 @@ impl EventOutput<'_, '_> {
             contact: pair.contact,
         };
         self.started.write(event);
-        self.commands.trigger(event);
-        self.commands.trigger(CollisionStarted {
-            a: pair.b,
-            b: pair.a,
-            contact: pair.contact.flipped(),
+        self.commands.queue(move |world: &mut World| {
+            if observed::<CollisionStarted>(world) {
+                world.trigger(event);
+                world.trigger(CollisionStarted {
+                    a: event.b,
+                    b: event.a,
+                    contact: event.contact.flipped(),
+                });
+            }
         });
     }
 
@@ -120,13 +145,20 @@ impl EventOutput<'_, '_> {
 
     fn end(&mut self, (a, b): (Entity, Entity)) {
         self.ended.write(CollisionEnded { a, b });
-        // Observers only on entities that still exist (one may have been despawned).
-        if self.alive.contains(a) {
-            self.commands.trigger(CollisionEnded { a, b });
-        }
-        if self.alive.contains(b) {
-            self.commands.trigger(CollisionEnded { a: b, b: a });
-        }
+        self.commands.queue(move |world: &mut World| {
+            if !observed::<CollisionEnded>(world) {
+                return;
+            }
+            // Only on entities that still exist (one may have been despawned).
+            for (target, other) in [(a, b), (b, a)] {
+                if present(world, target) {
+                    world.trigger(CollisionEnded {
+                        a: target,
+                        b: other,
+                    });
+                }
+            }
+        });
     }
 }
 

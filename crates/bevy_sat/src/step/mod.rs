@@ -270,6 +270,8 @@ pub(crate) struct Scratch {
     /// This step's touching pairs, sorted: they become [`StepState::touching`] once compared
     /// with it, whose storage comes back here.
     pub touching: pair_sort::SortedPairs,
+    /// The pairs (indices) that start touching this step, in entity-pair order.
+    pub starts: Vec<u32>,
     /// The entity pairs of the pairs touching after resolution, in pair order, to be sorted.
     pub pair_keys: Vec<pair_sort::PairKey>,
     pub sort_scratch: pair_sort::SortScratch,

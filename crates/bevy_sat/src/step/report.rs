@@ -4,6 +4,7 @@
 use bevy::ecs::entity_disabling::Disabled;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
+use prefetch_index::prefetch_index;
 
 use super::pair_sort::{Change, PairKey, diff_pairs, sort_pairs};
 use super::resolve::PREFETCH_DISTANCE;
@@ -244,18 +245,27 @@ pub(crate) fn report_contacts(
     std::mem::swap(&mut contacts.order, &mut state.final_order);
     // This step's touching pairs against the last step's, both sorted, packed alike in the
     // usual world: a contact record is read only for the pairs that start touching.
+    // The pairs that start are gathered first, then their records read, each asked for a few
+    // ahead: they lie anywhere in the step's pairs.
+    let mut starts = std::mem::take(&mut state.scratch.starts);
+    starts.clear();
     diff_pairs(
         &state.touching,
         &state.scratch.touching,
         |change| match change {
-            Change::Started(i) => {
-                if let Some(pair) = contacts.pair(contacts.order[i]) {
-                    events.start(&pair);
-                }
-            }
+            Change::Started(i) => starts.push(contacts.order[i]),
             Change::Ended(pair) => events.end(pair),
         },
     );
+    for (j, &k) in starts.iter().enumerate() {
+        if let Some(&ahead) = starts.get(j + PREFETCH_DISTANCE) {
+            prefetch_index(&contacts.pairs, ahead as usize);
+        }
+        if let Some(pair) = contacts.pair(k) {
+            events.start(&pair);
+        }
+    }
+    state.scratch.starts = starts;
     for group in state.crushed.chunk_by(|x, y| x.0 == y.0) {
         events.crush(group);
     }

@@ -44,7 +44,9 @@ pub struct CollisionStarted {
 }
 
 /// Two colliders stopped touching — also when one was despawned or lost its collider, or a
-/// change of layers or sensors made them stop interacting.
+/// change of layers or sensors made them stop interacting. As a message, always; for
+/// observers, on each of the two entities that still exists (and is not disabled) when the
+/// event is delivered, at the end of the step.
 #[derive(Message, EntityEvent, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CollisionEnded {
     /// The first entity (as a message: the smaller; for an observer: the observed one).

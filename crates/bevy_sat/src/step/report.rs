@@ -307,8 +307,7 @@ pub(crate) fn write_back(
         let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
             continue;
         };
-        let body_flags = state.flags.get(next).copied().unwrap_or_default();
-        write_body(body, &body_flags, &mut transform, velocity, flags);
+        write_body(body, state.flags.get(next), &mut transform, velocity, flags);
         if body.drop_through && !state.on_one_way[next] {
             commands.entity(body.entity).remove::<DropThrough>();
         }
@@ -318,7 +317,7 @@ pub(crate) fn write_back(
         if let Ok((_, mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) {
             write_body(
                 body,
-                &state.flags.get(k).copied().unwrap_or_default(),
+                state.flags.get(k),
                 &mut transform,
                 velocity,
                 contact_flags,
@@ -332,10 +331,11 @@ pub(crate) fn write_back(
 
 /// Writes what changed. What the body knows is unchanged since it was read (position, velocity,
 /// default flags) is not even read: at tens of thousands of bodies, each component touched
-/// costs a cache miss per entity.
+/// costs a cache miss per entity. `flags`: `None` for default flags (no flags were computed
+/// this step).
 fn write_body(
     body: &Body,
-    flags: &ContactFlags,
+    flags: Option<&ContactFlags>,
     transform: &mut Mut<Transform>,
     velocity: Option<Mut<Velocity>>,
     contact_flags: Option<Mut<ContactFlags>>,
@@ -347,8 +347,8 @@ fn write_body(
     if let Some(mut velocity) = velocity.filter(|_| body.velocity_changed) {
         velocity.set_if_neq(Velocity(body.velocity));
     }
-    let unchanged = body.flags_were_default && *flags == ContactFlags::default();
+    let unchanged = body.flags_were_default && flags.is_none_or(|f| *f == ContactFlags::default());
     if let Some(mut contact_flags) = contact_flags.filter(|_| !unchanged) {
-        contact_flags.set_if_neq(*flags);
+        contact_flags.set_if_neq(flags.copied().unwrap_or_default());
     }
 }

@@ -141,7 +141,7 @@ pub(crate) fn prepare_bodies(
         body.kind = kind;
         body.sensor = sensor;
         body.drop_through = drop_through && kind == Kind::Weak;
-        body.flags_were_default = flags.is_none_or(|f| *f == ContactFlags::default());
+        body.flags_were_default = flags.is_none_or(ContactFlags::is_default);
         body.one_way = one_way.copied().filter(|_| kind == Kind::Mighty);
         body.start = start;
         body.moved = pose.translation != start;

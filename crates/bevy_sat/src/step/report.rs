@@ -347,7 +347,7 @@ fn write_body(
     if let Some(mut velocity) = velocity.filter(|_| body.velocity_changed) {
         velocity.set_if_neq(Velocity(body.velocity));
     }
-    let unchanged = body.flags_were_default && flags.is_none_or(|f| *f == ContactFlags::default());
+    let unchanged = body.flags_were_default && flags.is_none_or(ContactFlags::is_default);
     if let Some(mut contact_flags) = contact_flags.filter(|_| !unchanged) {
         contact_flags.set_if_neq(flags.copied().unwrap_or_default());
     }

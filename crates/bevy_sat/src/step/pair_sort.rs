@@ -166,7 +166,12 @@ pub(crate) fn sort_pairs(
     // Above `entity_bits`, every entity has the same bits (those of `all`): the bits below
     // order them.
     let entity_bits = 64 - (all ^ any).leading_zeros();
-    let index_bits = 64 - (keys.len() as u64).leading_zeros();
+    // The indices ascend: the last is the largest (and may exceed the number of keys).
+    let index_bits = 64
+        - keys
+            .last()
+            .map_or(0, |k| u64::from(k.index))
+            .leading_zeros();
     if 2 * entity_bits + index_bits <= 64 {
         let low = (1u64 << entity_bits) - 1;
         sorted.packing = Some(Packing {
@@ -346,17 +351,24 @@ mod tests {
             (20_000, 1 << 30, 1 << 20),
             (5_000, 100_000, 1),
         ] {
+            // Ascending indices with gaps, as the touching pairs' among all the step's pairs:
+            // the largest can need more bits than the number of keys.
+            let mut index = 0;
             let keys: Vec<PairKey> = (0..len)
-                .map(|index| PairKey {
-                    a: entity(&mut rng, max_index, generations),
-                    b: entity(&mut rng, max_index, generations),
-                    index,
+                .map(|_| {
+                    index += 1 + (rng.next() % 3) as u32;
+                    PairKey {
+                        a: entity(&mut rng, max_index, generations),
+                        b: entity(&mut rng, max_index, generations),
+                        index,
+                    }
                 })
                 .collect();
             let mut expected = keys.clone();
             expected.sort_unstable();
             sort_pairs(&keys, &mut order, &mut pairs, &mut scratch);
-            let sorted: Vec<PairKey> = order.iter().map(|&i| keys[i as usize]).collect();
+            let record = |i: u32| keys[keys.binary_search_by_key(&i, |k| k.index).expect("listed")];
+            let sorted: Vec<PairKey> = order.iter().map(|&i| record(i)).collect();
             assert_eq!(sorted, expected, "{len} keys, indices < {max_index}");
             let listed: Vec<_> = (0..pairs.len()).map(|i| pairs.get(i)).collect();
             let expected: Vec<_> = expected.iter().map(|k| (k.a, k.b)).collect();

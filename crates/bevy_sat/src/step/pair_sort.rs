@@ -68,8 +68,8 @@ impl SortedPairs {
     }
 
     /// The pair at position `i` as a word that orders like the pair, among lists packed alike.
-    fn word(&self, i: usize, packing: Packing) -> u64 {
-        self.words[i] >> packing.index_bits
+    fn word(&self, i: usize) -> u64 {
+        self.words[i] >> self.packing.map_or(0, |p| p.index_bits)
     }
 }
 
@@ -84,26 +84,27 @@ pub(crate) enum Change {
 
 /// Compares two sorted lists of pairs, calling `on` with each [`Change`] in pair order.
 pub(crate) fn diff_pairs(previous: &SortedPairs, now: &SortedPairs, mut on: impl FnMut(Change)) {
-    let same = |p: Option<Packing>, q: Option<Packing>| {
-        p.zip(q)
-            .filter(|(p, q)| (p.entity_bits, p.high) == (q.entity_bits, q.high))
-    };
+    let packed_alike = previous
+        .packing
+        .zip(now.packing)
+        .is_some_and(|(p, q)| (p.entity_bits, p.high) == (q.entity_bits, q.high));
     let mut report = |step: Step| match step {
         Step::New(i) => on(Change::Started(i)),
         Step::Old(j) => on(Change::Ended(previous.get(j))),
     };
-    match same(previous.packing, now.packing) {
+    if packed_alike {
         // Word against word: no entity is rebuilt but for the pairs that ended.
-        Some((old, new)) => merge(
-            (previous.len(), |j| previous.word(j, old)),
-            (now.len(), |i| now.word(i, new)),
+        merge(
+            (previous.len(), |j| previous.word(j)),
+            (now.len(), |i| now.word(i)),
             &mut report,
-        ),
-        None => merge(
+        );
+    } else {
+        merge(
             (previous.len(), |j| previous.get(j)),
             (now.len(), |i| now.get(i)),
             &mut report,
-        ),
+        );
     }
 }
 
@@ -195,7 +196,7 @@ pub(crate) fn sort_pairs(
         radix_sort(
             keys_sorted,
             &mut scratch.more_keys,
-            &[|k| k.b.to_bits(), |k| k.a.to_bits()],
+            &[(|k| k.b.to_bits(), 0), (|k| k.a.to_bits(), 0)],
         );
         order.extend(keys_sorted.iter().map(|key| key.index));
         sorted
@@ -208,51 +209,7 @@ pub(crate) fn sort_pairs(
 /// in linear time. With the bits below `from_bit` ascending on input (an index, say), that is
 /// the order of `sort_unstable`. `scratch` is reused storage.
 pub(crate) fn sort_high_bits(words: &mut Vec<u64>, scratch: &mut Vec<u64>, from_bit: u32) {
-    if words.len() < 64 {
-        let high = |w: &u64| w.checked_shr(from_bit).unwrap_or(0);
-        words.sort_by_key(high); // stable
-        return;
-    }
-    let (mut all, mut any) = (u64::MAX, 0u64);
-    for &word in words.iter() {
-        all &= word;
-        any |= word;
-    }
-    // Only the bits that differ somewhere need sorting on.
-    let varying = (all ^ any) & u64::MAX.checked_shl(from_bit).unwrap_or(0);
-    if varying == 0 {
-        return;
-    }
-    let (low, high) = (varying.trailing_zeros(), 64 - varying.leading_zeros());
-    let passes = (high - low).div_ceil(MAX_DIGIT_BITS);
-    let digit_bits = (high - low).div_ceil(passes);
-    let mut counts = [0u32; 1 << MAX_DIGIT_BITS];
-    let counts = &mut counts[..1 << digit_bits];
-    // Only the length changes from step to step: the contents are all overwritten.
-    scratch.truncate(words.len());
-    scratch.resize(words.len(), 0);
-    for pass in 0..passes {
-        let shift = low + pass * digit_bits;
-        let digit_mask = (1u64 << digit_bits) - 1;
-        if (varying >> shift) & digit_mask == 0 {
-            continue; // every word has this digit
-        }
-        let bucket = |word: u64| ((word >> shift) & digit_mask) as usize;
-        counts.fill(0);
-        for &word in words.iter() {
-            counts[bucket(word)] += 1;
-        }
-        let mut start = 0;
-        for count in counts.iter_mut() {
-            (*count, start) = (start, start + *count);
-        }
-        for &word in words.iter() {
-            let slot = &mut counts[bucket(word)];
-            scratch[*slot as usize] = word;
-            *slot += 1;
-        }
-        std::mem::swap(words, scratch);
-    }
+    radix_sort(words, scratch, &[(|w| *w, from_bit)]);
 }
 
 /// The bits of `x` as a word that orders like [`f32::total_cmp`].
@@ -265,40 +222,54 @@ pub(crate) fn ordered_bits(x: f32) -> u32 {
     }
 }
 
-/// Bits per digit of [`radix_sort`]: 2,048 counters.
-const DIGIT_BITS: u32 = 11;
-const BUCKETS: usize = 1 << DIGIT_BITS;
-/// Digits in a 64-bit word (the last one partial).
-const DIGITS: u32 = 64u32.div_ceil(DIGIT_BITS);
+/// A sort key of [`radix_sort`]: a word of an item, and the bit the key starts at in it.
+type SortKey<T> = (fn(&T) -> u64, u32);
 
-/// Sorts `items` into the order of `sort_unstable`, which `words` must give: comparing their
-/// results from the last to the first (the most significant word last), and equal items
-/// staying in input order, orders the items as [`Ord`] does.
+/// Sorts `items` stably by `keys`, each a word of an item and the bit its key starts at,
+/// compared from the last to the first (the most significant key last), in linear time.
 ///
-/// Least significant digit first, stable from pass to pass; a digit that is the same in every
-/// item (the generation of entities never reused, the high bits of small indices) is skipped, so
-/// a typical world takes two passes per entity.
-fn radix_sort<T: Copy + Ord>(items: &mut Vec<T>, scratch: &mut Vec<T>, words: &[fn(&T) -> u64]) {
+/// Least significant digit first, stable from pass to pass, over the bits of each key that
+/// differ somewhere (the generation of entities never reused, the high bits of small indices
+/// are skipped), in as few digits of at most [`MAX_DIGIT_BITS`] as cover them.
+fn radix_sort<T: Copy>(items: &mut Vec<T>, scratch: &mut Vec<T>, keys: &[SortKey<T>]) {
+    let key =
+        |item: &T, &(word, from_bit): &SortKey<T>| word(item).checked_shr(from_bit).unwrap_or(0);
     if items.len() < 64 {
-        items.sort_unstable();
+        // Stable, as the passes below are.
+        items.sort_by(|x, y| {
+            let mut orders = keys.iter().rev().map(|k| key(x, k).cmp(&key(y, k)));
+            orders
+                .find(|o| o.is_ne())
+                .unwrap_or(core::cmp::Ordering::Equal)
+        });
         return;
     }
-    let mut counts = [0usize; BUCKETS];
+    let mut counts = [0u32; 1 << MAX_DIGIT_BITS];
+    // Only the length changes from step to step: the contents are all overwritten.
     scratch.truncate(items.len());
     scratch.resize(items.len(), items[0]);
-    for word in words {
+    for k in keys {
         let (mut all, mut any) = (u64::MAX, 0u64);
         for item in items.iter() {
-            let bits = word(item);
-            all &= bits;
-            any |= bits;
+            all &= key(item, k);
+            any |= key(item, k);
         }
-        for digit in 0..DIGITS {
-            let shift = digit * DIGIT_BITS;
-            let bucket = |item: &T| ((word(item) >> shift) as usize) & (BUCKETS - 1);
-            if ((all ^ any) >> shift) as usize & (BUCKETS - 1) == 0 {
+        // Only the bits that differ somewhere need sorting on.
+        let varying = all ^ any;
+        if varying == 0 {
+            continue;
+        }
+        let (low, high) = (varying.trailing_zeros(), 64 - varying.leading_zeros());
+        let passes = (high - low).div_ceil(MAX_DIGIT_BITS);
+        let digit_bits = (high - low).div_ceil(passes);
+        let counts = &mut counts[..1 << digit_bits];
+        let digit_mask = (1u64 << digit_bits) - 1;
+        for pass in 0..passes {
+            let shift = low + pass * digit_bits;
+            if (varying >> shift) & digit_mask == 0 {
                 continue; // every item has this digit
             }
+            let bucket = |item: &T| ((key(item, k) >> shift) & digit_mask) as usize;
             counts.fill(0);
             for item in items.iter() {
                 counts[bucket(item)] += 1;
@@ -309,7 +280,7 @@ fn radix_sort<T: Copy + Ord>(items: &mut Vec<T>, scratch: &mut Vec<T>, words: &[
             }
             for item in items.iter() {
                 let slot = &mut counts[bucket(item)];
-                scratch[*slot] = *item;
+                scratch[*slot as usize] = *item;
                 *slot += 1;
             }
             std::mem::swap(items, scratch);

@@ -243,10 +243,9 @@ pub(crate) fn report_contacts(
     // order of the touching ones is sorted. (`Contacts`' old storage comes back to the step.)
     std::mem::swap(&mut contacts.pairs, &mut state.pairs);
     std::mem::swap(&mut contacts.order, &mut state.final_order);
-    // This step's touching pairs against the last step's, both sorted, packed alike in the
-    // usual world: a contact record is read only for the pairs that start touching.
-    // The pairs that start are gathered first, then their records read, each asked for a few
-    // ahead: they lie anywhere in the step's pairs.
+    // This step's touching pairs against the last step's, both sorted (packed alike in the
+    // usual world). A contact record is read only for a pair that starts touching: those are
+    // gathered first, then read, each asked for a few ahead, since they lie anywhere.
     let mut starts = std::mem::take(&mut state.scratch.starts);
     starts.clear();
     diff_pairs(

@@ -217,8 +217,7 @@ impl Work {
     ) -> Option<Found> {
         // The versions first: a small array, where the bodies are large records read only when
         // the pair must be measured.
-        let versions = (self.versions[pair.a], self.versions[pair.b]);
-        if versions == (0, 0) && margin == self.margin {
+        if self.keeps_narrow_contact(pair, margin) {
             return pair
                 .contact()
                 .filter(|c| c.depth >= -margin)
@@ -233,9 +232,11 @@ impl Work {
         }
         match self.measured(k, bodies, pair) {
             Some((axes, offset)) => least_overlap_after(axes, offset, margin).map(Found::Axis),
-            None => self
-                .recomputed(k, bodies, pair, versions, margin)
-                .map(Found::Contact),
+            None => {
+                let versions = (self.versions[pair.a], self.versions[pair.b]);
+                self.recomputed(k, bodies, pair, versions, margin)
+                    .map(Found::Contact)
+            }
         }
     }
 

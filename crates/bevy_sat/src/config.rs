@@ -23,7 +23,8 @@ pub struct SatConfig {
     /// The steepest surface, in radians from level, that still counts as floor (default 45°).
     pub max_floor_angle: f32,
     /// Bodies closer than this are still in contact (default 0.01 units). It keeps resting
-    /// contacts, contact flags and events steady when round-off opens a tiny gap.
+    /// contacts, contact flags and events steady when round-off opens a tiny gap. Likewise,
+    /// resolution leaves overlaps up to a tenth of it (round-off after a push) unpushed.
     pub contact_margin: f32,
     /// A Weak body that stood on a floor in the last step and is not moving up is pulled down
     /// onto a floor up to this far below it (default 0: off). Keeps a body walking down a slope

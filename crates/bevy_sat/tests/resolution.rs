@@ -68,6 +68,44 @@ fn two_weak_boxes_each_move_half_the_mtv() {
     );
 }
 
+/// Round-off after a push leaves overlaps of a millionth of a unit or so: resolution leaves
+/// overlaps up to a tenth of the contact margin (still touching), and pushes deeper ones apart.
+#[test]
+fn overlaps_within_a_tenth_of_the_margin_are_left_touching() {
+    let shallow = 1.0 / 2048.0; // below 0.001, a tenth of the default margin
+    let deep = 1.0 / 512.0;
+    for (overlap, margin, pushed) in [
+        (shallow, 0.01, false),
+        (deep, 0.01, true),
+        (shallow, 0.0, true), // no margin, no slop
+    ] {
+        let mut app = app();
+        app.insert_resource(SatConfig {
+            contact_margin: margin,
+            ..default()
+        });
+        let a = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 0.0);
+        let b = weak(
+            &mut app,
+            ConvexCollider::rectangle(10.0, 10.0),
+            10.0 - overlap,
+            0.0,
+        );
+        app.update();
+        let half = if pushed { overlap / 2.0 } else { 0.0 };
+        assert_eq!(
+            position(&app, a),
+            Vec2::new(-half, 0.0),
+            "{overlap} {margin}"
+        );
+        assert_eq!(position(&app, b), Vec2::new(10.0 - overlap + half, 0.0));
+        assert!(
+            flags(&app, a).on_wall_right() && flags(&app, b).on_wall_left(),
+            "touching either way"
+        );
+    }
+}
+
 #[test]
 fn mighty_never_moves_whatever_hits_it() {
     let mut app = app_with_gravity(-600.0);

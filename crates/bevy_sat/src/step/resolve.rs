@@ -77,7 +77,11 @@ impl Work {
 
     /// Moves body `i` by `offset`, and counts the move. The body record itself is moved by
     /// [`Work::apply_moves`]: until then, its shape is where it was plus its `pending` move.
+    /// No offset is no move: the body's contacts stay as they were found.
     fn shift(&mut self, i: usize, offset: Vec2) {
+        if offset == Vec2::ZERO {
+            return;
+        }
         self.versions[i] = self.versions[i].wrapping_add(1);
         let moved = &mut self.moved[i];
         moved.offset += offset;
@@ -479,18 +483,27 @@ struct Rules {
     /// Cosine of the steepest floor.
     floor_cos: f32,
     margin: f32,
+    /// Overlaps up to this deep are left as they are (see [`Rules::new`]).
+    slop: f32,
     snap: f32,
     passes: u32,
 }
 
 impl Rules {
+    /// The slop is a tenth of the contact margin. A pair pushed apart ends up touching, but
+    /// measured again its depth is round-off, a little above or below zero: pushing that would
+    /// move bodies by nothing visible, pass after pass, and keep the whole crowd around them
+    /// in play (see [`super::islands`]). Such a pair still touches (and holds) as one within
+    /// the margin does.
     fn new(config: &SatConfig) -> Self {
+        let margin = config.contact_margin.max(0.0);
         Self {
             floor_cos: config
                 .max_floor_angle
                 .clamp(0.0, core::f32::consts::FRAC_PI_2)
                 .cos(),
-            margin: config.contact_margin.max(0.0),
+            margin,
+            slop: margin * 0.1,
             snap: config.floor_snap_distance.max(0.0),
             passes: config.passes.max(1),
         }
@@ -581,7 +594,7 @@ pub(crate) fn resolve(
             }
             let before = work.moves;
             let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
-            split_weak_pair(bodies, &pairs[k], overlap, work);
+            split_weak_pair(bodies, &pairs[k], overlap, work, &rules);
             if work.moves != before {
                 work.islands.moved(k);
             }
@@ -742,7 +755,7 @@ fn mighty_push(
 ) -> Option<Push> {
     if m.one_way.is_some() {
         let side = solid_side_at_start(w, m, rules.margin)?;
-        let lift = if contact.depth > 0.0 {
+        let lift = if contact.depth > rules.slop {
             exit_distance(&w_shape(), &m.shape, side).unwrap_or(0.0)
         } else {
             0.0
@@ -753,7 +766,7 @@ fn mighty_push(
         });
     }
     let n = contact.normal; // from w into m
-    if contact.depth <= 0.0 {
+    if contact.depth <= rules.slop {
         return Some(Push {
             offset: Vec2::ZERO,
             into: n,
@@ -874,7 +887,13 @@ fn mighty_pass(
     work.visited_mighty = visited;
 }
 
-fn split_weak_pair(bodies: &[Body], pair: &PairContact, contact: Option<Overlap>, work: &mut Work) {
+fn split_weak_pair(
+    bodies: &[Body],
+    pair: &PairContact,
+    contact: Option<Overlap>,
+    work: &mut Work,
+    rules: &Rules,
+) {
     let Some(contact) = contact else {
         return;
     };
@@ -882,7 +901,7 @@ fn split_weak_pair(bodies: &[Body], pair: &PairContact, contact: Option<Overlap>
     let holds = &mut work.holds;
     let a_held = holds.blocks(pair.a, -n);
     let b_held = holds.blocks(pair.b, n);
-    if contact.depth > 0.0 {
+    if contact.depth > rules.slop {
         let share_a = match (a_held, b_held) {
             (true, false) => 0.0,
             (false, true) => 1.0,

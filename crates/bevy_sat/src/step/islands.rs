@@ -72,6 +72,25 @@ impl Islands {
         self.pass = pass;
     }
 
+    /// The pass under way.
+    pub fn pass(&self) -> u32 {
+        self.pass
+    }
+
+    /// The last pass so far that visited pair `k`, while the pass under way is the last: the
+    /// one after the last that moved something in its island (the first if none did), or this
+    /// one.
+    pub fn last_visit(&self, k: usize) -> u32 {
+        #[cfg(test)]
+        let all = self.pass == 0 || self.visit_all;
+        #[cfg(not(test))]
+        let all = self.pass == 0;
+        match self.of_pair.get(k) {
+            Some(&island) if !all => (self.last_move[island as usize] + 1).min(self.pass),
+            _ => self.pass,
+        }
+    }
+
     /// Lists in `out` the pairs of `range` that the pass under way visits, in order.
     pub fn visited(&self, range: Range<usize>, out: &mut Vec<u32>) {
         out.clear();
@@ -194,6 +213,7 @@ mod tests {
                 outcomes.push((state, crushed));
             }
             assert_eq!(outcomes[0], outcomes[1], "seed {seed}");
+            assert!(!outcomes[0].1.is_empty(), "some bodies are crushed");
             let moved = bodies
                 .iter()
                 .zip(&outcomes[0].0)

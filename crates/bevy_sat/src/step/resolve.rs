@@ -472,6 +472,8 @@ pub(crate) struct Work {
     snaps: Vec<Option<f32>>,
     /// Which pairs each pass visits.
     pub(super) islands: Islands,
+    /// The pushes out of Mighty bodies refused this step, in every pass.
+    blocked: Vec<Blocked>,
     /// The Mighty–Weak pairs and the Weak pairs the pass under way visits, in order.
     visited_mighty: Vec<u32>,
     visited_weak: Vec<u32>,
@@ -521,6 +523,18 @@ struct Pushed {
     version: u32,
     mighty: Entity,
     push: Option<Push>,
+}
+
+/// A push of Mighty body `mighty` on Weak body `body` (Mighty–Weak pair `pair`) that pass
+/// `pass` refused, since it would have driven the body into Mighty body `other`: the body is
+/// crushed between them, if the pass is the last visit of its island.
+#[derive(Clone, Copy, Debug)]
+struct Blocked {
+    pass: u32,
+    pair: u32,
+    body: Entity,
+    mighty: Entity,
+    other: Entity,
 }
 
 /// What a Mighty body does to a Weak one it touches.
@@ -580,11 +594,14 @@ pub(crate) fn resolve(
     }
     work.islands
         .build(bodies.len(), &pairs[..weak_weak.end], mighty_weak);
+    work.blocked.clear();
+    let mut last_pass = 0;
     for pass in 1..=rules.passes {
+        last_pass = pass;
         let moves = work.moves;
         work.holds.clear(bodies.len());
         work.islands.start_pass(pass);
-        mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, None);
+        mighty_pass(bodies, &pairs[..mighty_weak], work, &rules);
         let mut visited = std::mem::take(&mut work.visited_weak);
         work.islands.visited(weak_weak.clone(), &mut visited);
         for (i, &k) in visited.iter().enumerate() {
@@ -607,11 +624,21 @@ pub(crate) fn resolve(
         }
     }
     // Last word to the Mighty bodies: whatever Weak bodies did to each other, none ends inside
-    // a Mighty one (unless it is crushed between two). Every pair: this pass also finds the
-    // crushed bodies.
-    work.islands.start_pass(0);
+    // a Mighty one (unless it is crushed between two). The islands where the last pass moved
+    // something; in the others, the Mighty pass of their last visit moved nothing, and this one
+    // would do the same. Snapping asks every body's holds: then every pair.
+    work.islands
+        .start_pass(if rules.snap > 0.0 { 0 } else { last_pass + 1 });
     work.holds.clear(bodies.len());
-    mighty_pass(bodies, &pairs[..mighty_weak], work, &rules, Some(crushed));
+    mighty_pass(bodies, &pairs[..mighty_weak], work, &rules);
+    // The crushed bodies: those the last visit of their island found held against a push.
+    let islands = &work.islands;
+    crushed.extend(
+        work.blocked
+            .iter()
+            .filter(|b| b.pass == islands.last_visit(b.pair as usize))
+            .flat_map(|b| [(b.body, b.mighty), (b.body, b.other)]),
+    );
     crushed.sort_unstable();
     crushed.dedup();
     // Snapping sweeps the shapes where the passes left them.
@@ -822,17 +849,10 @@ fn mighty_weak_push(
 }
 
 /// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
-/// drive a body into another Mighty body it touches is refused whatever the pair order; with
-/// `crushed`, such bodies are recorded there as `(body, crusher)`, once with each crusher.
-/// `pairs`: the Mighty–Weak pairs, which [`order_pairs`] put first (so their indices are the
-/// contact cache's).
-fn mighty_pass(
-    bodies: &mut [Body],
-    pairs: &[PairContact],
-    work: &mut Work,
-    rules: &Rules,
-    mut crushed: Option<&mut Vec<(Entity, Entity)>>,
-) {
+/// drive a body into another Mighty body it touches is refused whatever the pair order; such
+/// pushes are recorded in [`Work::blocked`]. `pairs`: the Mighty–Weak pairs, which
+/// [`order_pairs`] put first (so their indices are the contact cache's).
+fn mighty_pass(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rules: &Rules) {
     work.pushes.clear();
     let mut visited = std::mem::take(&mut work.visited_mighty);
     work.islands.visited(0..pairs.len(), &mut visited);
@@ -874,10 +894,13 @@ fn mighty_pass(
             continue;
         };
         if let Some(other) = work.holds.blocker(w, direction, mighty) {
-            if let Some(crushed) = crushed.as_deref_mut() {
-                let body = bodies[w].entity;
-                crushed.extend([(body, mighty), (body, other)]);
-            }
+            work.blocked.push(Blocked {
+                pass: work.islands.pass(),
+                pair: k as u32,
+                body: bodies[w].entity,
+                mighty,
+                other,
+            });
             continue;
         }
         work.shift(w, push.offset);

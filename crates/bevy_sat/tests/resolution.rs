@@ -256,6 +256,28 @@ fn weak_pushed_by_weak_never_ends_inside_mighty() {
     assert!(flags(&app, crate_box).on_wall_right());
 }
 
+/// A box squeezed between two boxes that rest against walls, with too little room between
+/// them: each of the outer boxes is held by its wall, and the inner one by the box it was
+/// pushed off. The pair of held boxes is left overlapping (no pass can part them without
+/// pushing one into a wall), instead of being split in every pass and pushed back.
+#[test]
+fn a_box_squeezed_between_held_boxes_stays_put() {
+    let mut app = app();
+    mighty(&mut app, ConvexCollider::rectangle(10.0, 40.0), -15.0, 0.0);
+    mighty(&mut app, ConvexCollider::rectangle(10.0, 40.0), 23.0, 0.0);
+    let left = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), -5.0, 0.0);
+    let middle = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 4.0, 0.0);
+    let right = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 13.0, 0.0);
+    // The room between the outer boxes is 8 wide: the middle box overlaps each by 1. Pushed
+    // off the left one (held by its wall), it overlaps the right one (held by its wall) by 2.
+    for step in 0..20 {
+        app.update();
+        assert_eq!(position(&app, left), Vec2::new(-5.0, 0.0), "step {step}");
+        assert_eq!(position(&app, middle), Vec2::new(5.0, 0.0), "step {step}");
+        assert_eq!(position(&app, right), Vec2::new(13.0, 0.0), "step {step}");
+    }
+}
+
 #[test]
 fn contact_flags_for_each_side() {
     let mut app = app();

@@ -5,10 +5,11 @@
 //! 2. Fast pairs are placed at their time of impact: the approaching part of the motion after
 //!    the impact is taken back, the sliding part kept.
 //! 3. For a few passes, Weak bodies are pushed out of Mighty ones and Weak pairs are split,
-//!    ground first, with support propagated up through stacks ("holds"); after a pass that
-//!    moved nothing, the next ones would change nothing either and are skipped, and each pass
-//!    after the first visits only the islands the one before it moved something in (see
-//!    [`super::islands`]).
+//!    ground first, with support propagated up through stacks ("holds"). A Weak pair whose
+//!    bodies are both held against their push is left as it is, as are overlaps within a slop
+//!    ([`Rules::new`]). After a pass that moved nothing, the next ones would change nothing
+//!    either and are skipped, and each pass after the first visits only the islands the one
+//!    before it moved something in (see [`super::islands`]).
 //! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
 //!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
 //! 5. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
@@ -925,10 +926,18 @@ fn split_weak_pair(
     let a_held = holds.blocks(pair.a, -n);
     let b_held = holds.blocks(pair.b, n);
     if contact.depth > rules.slop {
+        if a_held && b_held {
+            // Each would be pushed into what holds it, then pushed back by it: a body squeezed
+            // between two held ones would swing from one to the other in every pass. Neither
+            // moves; they only stop moving into each other.
+            work.stop_along(bodies, pair.a, n);
+            work.stop_along(bodies, pair.b, -n);
+            return;
+        }
         let share_a = match (a_held, b_held) {
-            (true, false) => 0.0,
+            (true, _) => 0.0,
             (false, true) => 1.0,
-            _ => 0.5,
+            (false, false) => 0.5,
         };
         work.shift(pair.a, -n * contact.depth * share_a);
         work.shift(pair.b, n * contact.depth * (1.0 - share_a));

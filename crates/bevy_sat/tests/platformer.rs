@@ -225,6 +225,50 @@ fn moving_platforms_carry_riders_and_riders_of_riders() {
     }
 }
 
+/// Only Mighty bodies' motion carries. A Weak body's own motion is not passed on to what
+/// stands on it: in a game without gravity (seen from above), a body touching another on its
+/// upper side is not dragged along when that one moves, and on a floor, a box does not ride a
+/// crate sliding under it.
+#[test]
+fn a_weak_bodys_own_motion_carries_nothing() {
+    for gravity in [0.0, G] {
+        let mut app = app_with(SatConfig {
+            gravity: Vec2::new(0.0, gravity),
+            ..default()
+        });
+        if gravity != 0.0 {
+            spawn(
+                &mut app,
+                (
+                    ConvexCollider::rectangle(400.0, 10.0),
+                    Mighty,
+                    Transform::from_xyz(0.0, -10.0, 0.0),
+                ),
+            );
+        }
+        let below = moving(
+            &mut app,
+            ConvexCollider::rectangle(10.0, 10.0),
+            0.0,
+            0.0,
+            Vec2::new(60.0, 0.0),
+        );
+        let above = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 10.0);
+        for step in 1..=6 {
+            app.update();
+            assert_eq!(
+                position(&app, below).x,
+                step as f32,
+                "{gravity}: the lower one slides"
+            );
+            let p = position(&app, above);
+            assert_eq!(p.x, 0.0, "{gravity} step {step}: dragged along");
+            assert!((p.y - 10.0).abs() < 1e-3, "{gravity} step {step}: {p}");
+            assert_eq!(flags(&app, above).standing_on(), Some(below));
+        }
+    }
+}
+
 #[test]
 fn moving_wall_pushes_but_does_not_drag() {
     let mut app = platformer_app();

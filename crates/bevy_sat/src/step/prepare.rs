@@ -165,9 +165,15 @@ pub(crate) fn prepare_bodies(
 }
 
 /// Moves every Weak body that stood on something at the end of the last step by its support's
-/// displacement (the support's own motion, plus its own carry if it is a rider too), so riders
-/// travel with moving platforms and with each other. Only the floor contact carries. A carried
-/// body's swept box (grown by `margin`) and the step's reach are brought up to date.
+/// displacement, so riders travel with moving platforms, and riders of riders with them. Only
+/// the floor contact carries, and only Mighty bodies' motion: a Mighty support's displacement
+/// is its motion, a Weak support's is its own carry. A Weak body's own motion is not its
+/// displacement (resolution may stop it or push it back: a crate resting on the floor moves
+/// down by gravity every step, and is pushed back up), so it is not passed on to what stands
+/// on it. (It was, once: every crate of a stack then went down by the gravity of all those
+/// below it, for resolution to push back up; and in a game without gravity, a body touching
+/// another from above went along with whatever way that one moved.) A carried body's swept
+/// box (grown by `margin`) and the step's reach are brought up to date.
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 fn carry_riders(state: &mut StepState, margin: f32) {
@@ -211,9 +217,9 @@ fn carry_riders(state: &mut StepState, margin: f32) {
     }
 }
 
-/// The carry of body `i`: its support's own motion plus the support's carry (bounded depth, so
-/// a cycle of supports ends instead of looping). Bodies are not carried yet: their motion is
-/// their own.
+/// The carry of body `i`: its support's motion if the support is Mighty, else the support's
+/// own carry (bounded depth, so a cycle of supports ends instead of looping). Bodies are not
+/// carried yet: their motion is their own.
 fn carry_of(
     i: usize,
     bodies: &[Body],
@@ -226,9 +232,10 @@ fn carry_of(
         return known;
     }
     let value = match support[i] {
-        Some(s) if s != i && depth < MAX_DEPTH => {
-            bodies[s].motion() + carry_of(s, bodies, support, carry, depth + 1)
-        }
+        Some(s) if s != i && depth < MAX_DEPTH => match bodies[s].kind {
+            Kind::Mighty => bodies[s].motion(),
+            Kind::Weak => carry_of(s, bodies, support, carry, depth + 1),
+        },
         _ => Vec2::ZERO,
     };
     carry[i] = Some(value);

@@ -62,6 +62,8 @@ pub(crate) fn prepare_bodies(
     let mut reach_squared = 0.0f32;
     let mut count = 0;
     let mut any_pushable = false;
+    // Only a moving Mighty body carries anything (see `carry_riders`).
+    let mut any_mighty_moving = false;
     state.scratch.riders.clear();
     let margin = config.contact_margin.max(0.0);
     let warnings = &mut state.warnings;
@@ -132,6 +134,7 @@ pub(crate) fn prepare_bodies(
         }
         let moved = pose.translation - start; // as `Body::motion` gives it
         reach_squared = reach_squared.max(moved.length_squared());
+        any_mighty_moving |= kind == Kind::Mighty && moved != Vec2::ZERO;
         // Field by field: the shape is already in place.
         body.entity = entity;
         body.position = pose.translation;
@@ -158,8 +161,9 @@ pub(crate) fn prepare_bodies(
     state.bodies.truncate(count);
     state.any_pushable = any_pushable;
     state.reach = reach_squared.sqrt();
-    // Only riders need the entity → body lookup; most steps of most scenes have few.
-    if !state.scratch.riders.is_empty() {
+    // Only riders need the entity → body lookup; most steps of most scenes have few. Without
+    // a moving Mighty body, every carry is zero.
+    if !state.scratch.riders.is_empty() && any_mighty_moving {
         carry_riders(state, margin);
     }
 }

@@ -208,7 +208,14 @@ mod tests {
                 let (mut bodies, mut pairs) = (bodies.clone(), pairs.clone());
                 let (mut work, mut crushed) = (Work::default(), Vec::new());
                 work.islands.visit_all = visit_all;
-                resolve(&config, &mut bodies, &mut pairs, &mut work, &mut crushed);
+                resolve(
+                    &config,
+                    &mut bodies,
+                    &mut pairs,
+                    true,
+                    &mut work,
+                    &mut crushed,
+                );
                 let state: Vec<_> = bodies.iter().map(|b| (b.position, b.velocity)).collect();
                 outcomes.push((state, crushed));
             }

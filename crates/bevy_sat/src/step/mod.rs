@@ -212,8 +212,8 @@ pub(crate) struct PairContact {
     pub seen: Seen,
     /// For fast pairs: the first touch during the step, if after its start.
     pub hit: Option<Hit>,
-    /// Set by resolution: a Weak body passing through a one-way platform (not resolved, no
-    /// contact flags).
+    /// A Weak body passing through a one-way platform (not resolved, no contact flags), as
+    /// the narrow phase judged from where they were at the start of the step.
     pub passing: bool,
 }
 
@@ -266,7 +266,8 @@ pub(crate) struct Scratch {
     pub riders: Vec<usize>,
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
-    pub narrow_parts: Vec<Vec<PairContact>>,
+    /// Per narrow-phase task: its pairs, and how many have a `hit`.
+    pub narrow_parts: Vec<(Vec<PairContact>, usize)>,
     /// This step's touching pairs, sorted: they become [`StepState::touching`] once compared
     /// with it, whose storage comes back here.
     pub touching: pair_sort::SortedPairs,
@@ -296,6 +297,8 @@ pub(crate) struct StepState {
     /// Narrow-phase results with a contact or a hit, in broad-phase order until resolution
     /// puts them in the order it takes them.
     pub pairs: Vec<PairContact>,
+    /// How many of `pairs` have a `hit` (met during the step, fast).
+    pub hits: usize,
     /// Contact flags per body, computed after resolution.
     pub flags: Vec<ContactFlags>,
     /// The touching pairs of the previous step, sorted.

@@ -6,6 +6,7 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use sat_core::{Shape, collide_within, least_overlap, sweep};
 
+use super::resolve::is_passing;
 use super::{Body, Kind, PairContact, Pushes, Seen, StepState};
 use crate::config::SatConfig;
 
@@ -81,7 +82,7 @@ pub(crate) fn test_pair(
         },
         seen: near.unwrap_or(Seen::Near),
         hit,
-        passing: false,
+        passing: is_passing(body_a, body_b, margin),
     })
 }
 
@@ -109,24 +110,30 @@ fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Seen> {
 /// time of a few pair tests covers the wait for memory.
 const PREFETCH_DISTANCE: usize = 4;
 
-/// Tests `part` in order, appending the results to `out`.
+/// Tests `part` in order, appending the results to `out`. Returns how many have a `hit`.
 fn test_pairs(
     bodies: &[Body],
     part: &[(usize, usize)],
     reach: f32,
     config: &SatConfig,
     out: &mut Vec<PairContact>,
-) {
+) -> usize {
+    let mut hits = 0;
     for (k, &(a, b)) in part.iter().enumerate() {
         if let Some(&(next_a, next_b)) = part.get(k + PREFETCH_DISTANCE) {
             bodies[next_a].prefetch();
             bodies[next_b].prefetch();
         }
-        out.extend(test_pair(bodies, a, b, reach, config));
+        if let Some(pair) = test_pair(bodies, a, b, reach, config) {
+            hits += usize::from(pair.hit.is_some());
+            out.push(pair);
+        }
     }
+    hits
 }
 
-/// Tests `candidates` on `pool`, replacing `out` with the results in candidate order.
+/// Tests `candidates` on `pool`, replacing `out` with the results in candidate order. Returns
+/// how many have a `hit` (resolution scans the pairs for them only if there are any).
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 pub(crate) fn run_narrow_phase(
@@ -135,31 +142,34 @@ pub(crate) fn run_narrow_phase(
     candidates: &[(usize, usize)],
     reach: f32,
     config: &SatConfig,
-    parts: &mut Vec<Vec<PairContact>>,
+    parts: &mut Vec<(Vec<PairContact>, usize)>,
     out: &mut Vec<PairContact>,
-) {
+) -> usize {
     out.clear();
     let threads = pool.thread_num().max(1);
     let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
     if threads == 1 || candidates.len() <= chunk {
-        test_pairs(bodies, candidates, reach, config, out);
+        test_pairs(bodies, candidates, reach, config, out)
     } else {
         let count = candidates.len().div_ceil(chunk);
         if parts.len() < count {
-            parts.resize_with(count, Vec::new);
+            parts.resize_with(count, Default::default);
         }
         pool.scope(|scope| {
-            for (part, results) in candidates.chunks(chunk).zip(parts.iter_mut()) {
+            for (part, (results, hits)) in candidates.chunks(chunk).zip(parts.iter_mut()) {
                 scope.spawn(async move {
                     results.clear();
-                    test_pairs(bodies, part, reach, config, results);
+                    *hits = test_pairs(bodies, part, reach, config, results);
                 });
             }
         });
         // Concatenated in chunk order: the same list whatever thread ran which chunk.
-        for results in &parts[..count] {
+        let mut hits = 0;
+        for (results, part_hits) in &parts[..count] {
             out.extend_from_slice(results);
+            hits += part_hits;
         }
+        hits
     }
 }
 
@@ -168,7 +178,7 @@ pub(crate) fn run_narrow_phase(
 pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>) {
     let state = &mut *state;
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-    run_narrow_phase(
+    state.hits = run_narrow_phase(
         pool,
         &state.bodies,
         &state.candidates,

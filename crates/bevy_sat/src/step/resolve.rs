@@ -563,17 +563,20 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
         &config,
         &mut state.bodies,
         &mut state.pairs,
+        state.hits > 0,
         &mut state.work,
         &mut state.crushed,
     );
 }
 
 /// Runs the whole resolution on plain data: the bodies as the narrow phase saw them and its
-/// pairs.
+/// pairs (whose one-way pairs the narrow phase has marked passing or not); `hits`: whether any
+/// pair has a `hit`.
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
     pairs: &mut Vec<PairContact>,
+    hits: bool,
     work: &mut Work,
     crushed: &mut Vec<(Entity, Entity)>,
 ) {
@@ -581,10 +584,10 @@ pub(crate) fn resolve(
     crushed.clear();
     work.start_step(bodies.len(), pairs.len(), rules.margin);
     let moves_at_start = work.moves;
-    for pair in pairs.iter_mut().filter(|p| p.one_way) {
-        pair.passing = is_passing(&bodies[pair.a], &bodies[pair.b], rules.margin);
+    work.rewinds.clear();
+    if hits {
+        place_at_time_of_impact(bodies, pairs, work, &rules);
     }
-    place_at_time_of_impact(bodies, pairs, work, &rules);
 
     let (mighty_weak, weak_weak) = order_pairs(bodies, pairs, work);
     if mighty_weak == 0 && weak_weak.is_empty() {
@@ -703,8 +706,9 @@ fn solid_side_at_start(w: &Body, m: &Body, margin: f32) -> Option<Vec2> {
     })
 }
 
-/// Whether a pair is a Weak body passing through a one-way platform.
-fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
+/// Whether a pair is a Weak body passing through a one-way platform (at the start of the step:
+/// the narrow phase asks).
+pub(crate) fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
     let (w, m) = match (a.kind, b.kind) {
         (Kind::Weak, Kind::Mighty) => (a, b),
         (Kind::Mighty, Kind::Weak) => (b, a),

@@ -208,9 +208,11 @@ mod tests {
                 let (mut bodies, mut pairs) = (bodies.clone(), pairs.clone());
                 let (mut work, mut crushed) = (Work::default(), Vec::new());
                 work.islands.visit_all = visit_all;
+                let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
                 resolve(
                     &config,
                     &mut bodies,
+                    &velocities,
                     &mut pairs,
                     true,
                     &mut work,

@@ -299,6 +299,10 @@ pub(crate) struct StepState {
     pub pairs: Vec<PairContact>,
     /// How many of `pairs` have a `hit` (met during the step, fast).
     pub hits: usize,
+    /// Every body's velocity as prepare integrated it (as in its record), for resolution to
+    /// read in one small array. Prepare fills it when the last step had a pushable body, else
+    /// resolution does, from the records.
+    pub velocities: Vec<Vec2>,
     /// Contact flags per body, computed after resolution.
     pub flags: Vec<ContactFlags>,
     /// The touching pairs of the previous step, sorted.

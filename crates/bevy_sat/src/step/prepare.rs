@@ -68,6 +68,10 @@ pub(crate) fn prepare_bodies(
     let margin = config.contact_margin.max(0.0);
     let warnings = &mut state.warnings;
     state.broad.inputs.clear();
+    // Resolution's compact copy of the velocities, when it is likely to run (it ran last step;
+    // else it reads them from the records).
+    let keep_velocities = state.any_pushable;
+    state.velocities.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
         let (one_way, drop_through, flags) = extra;
         let kind = match (mighty, weak) {
@@ -139,6 +143,9 @@ pub(crate) fn prepare_bodies(
         body.entity = entity;
         body.position = pose.translation;
         body.velocity = v;
+        if keep_velocities {
+            state.velocities.push(v);
+        }
         body.layers = layers.copied().unwrap_or_default();
         body.size = aabb.size().min_element();
         body.kind = kind;

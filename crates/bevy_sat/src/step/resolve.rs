@@ -62,17 +62,20 @@ impl Work {
     /// Starts a step: every cache entry is out of date, no body has moved yet (they are where
     /// the narrow phase saw them), and pairs whose bodies have not moved use their narrow-phase
     /// contact.
-    fn start_step(&mut self, bodies: usize, pairs: usize, margin: f32) {
+    /// `velocities`: every body's, as prepare integrated it.
+    fn start_step(&mut self, velocities: &[Vec2], pairs: usize, margin: f32) {
         self.step = self.step.wrapping_add(1);
         self.margin = margin;
         if self.cache.len() < pairs {
             self.cache.resize(pairs, Measured::default());
         }
         self.versions.clear();
-        self.versions.resize(bodies, 0);
+        self.versions.resize(velocities.len(), 0);
         self.moved.clear();
-        self.moved.resize(bodies, Moved::default());
-        self.velocities_loaded = false;
+        self.moved.extend(velocities.iter().map(|&velocity| Moved {
+            velocity,
+            ..Moved::default()
+        }));
         self.axes.clear();
     }
 
@@ -92,16 +95,7 @@ impl Work {
 
     /// Removes the part of body `i`'s velocity that points along `into` (a unit vector);
     /// [`Work::apply_moves`] writes it to the record.
-    fn stop_along(&mut self, bodies: &[Body], i: usize, into: Vec2) {
-        if !self.velocities_loaded {
-            // All of them in one sequential read of the records, the first time one is needed:
-            // the passes would otherwise read them from the records in pair order, a cache
-            // miss each. (No velocity has been stopped yet: the records' are current.)
-            for (moved, body) in self.moved.iter_mut().zip(bodies) {
-                moved.velocity = body.velocity;
-            }
-            self.velocities_loaded = true;
-        }
+    fn stop_along(&mut self, i: usize, into: Vec2) {
         let moved = &mut self.moved[i];
         let along = moved.velocity.dot(into);
         if along > 0.0 {
@@ -411,8 +405,8 @@ struct Moved {
     offset: Vec2,
     /// The part of `offset` not yet applied to the body's record.
     pending: Vec2,
-    /// Its velocity: the record's at the start of the step (once [`Work::velocities_loaded`]),
-    /// then stopped along what it was pushed out of.
+    /// Its velocity: the record's at the start of the step, then stopped along what it was
+    /// pushed out of.
     velocity: Vec2,
     /// `velocity` is not yet written to the body's record.
     velocity_changed: bool,
@@ -454,9 +448,6 @@ pub(crate) struct Work {
     versions: Vec<u32>,
     /// Per body, what resolution has done to it this step.
     moved: Vec<Moved>,
-    /// The velocities in `moved` have been read from the records this step (only when a
-    /// velocity is first stopped: most steps of a scene without Weak bodies need none).
-    velocities_loaded: bool,
     /// Counts every move resolution makes (never reset): a pass that leaves it unchanged moved
     /// nothing.
     moves: u64,
@@ -559,9 +550,17 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
         state.crushed.clear();
         return;
     }
+    if state.velocities.len() != state.bodies.len() {
+        // Prepare kept no copy (nothing was pushable last step).
+        state.velocities.clear();
+        state
+            .velocities
+            .extend(state.bodies.iter().map(|b| b.velocity));
+    }
     resolve(
         &config,
         &mut state.bodies,
+        &state.velocities,
         &mut state.pairs,
         state.hits > 0,
         &mut state.work,
@@ -569,12 +568,13 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
     );
 }
 
-/// Runs the whole resolution on plain data: the bodies as the narrow phase saw them and its
-/// pairs (whose one-way pairs the narrow phase has marked passing or not); `hits`: whether any
-/// pair has a `hit`.
+/// Runs the whole resolution on plain data: the bodies as the narrow phase saw them (and their
+/// velocities, the same as in their records, in one array), and its pairs (whose one-way pairs
+/// the narrow phase has marked passing or not); `hits`: whether any pair has a `hit`.
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
+    velocities: &[Vec2],
     pairs: &mut Vec<PairContact>,
     hits: bool,
     work: &mut Work,
@@ -582,7 +582,8 @@ pub(crate) fn resolve(
 ) {
     let rules = Rules::new(config);
     crushed.clear();
-    work.start_step(bodies.len(), pairs.len(), rules.margin);
+    debug_assert_eq!(bodies.len(), velocities.len());
+    work.start_step(velocities, pairs.len(), rules.margin);
     let moves_at_start = work.moves;
     work.rewinds.clear();
     if hits {
@@ -615,7 +616,7 @@ pub(crate) fn resolve(
             }
             let before = work.moves;
             let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
-            split_weak_pair(bodies, &pairs[k], overlap, work, &rules);
+            split_weak_pair(&pairs[k], overlap, work, &rules);
             if work.moves != before {
                 work.islands.moved(k);
             }
@@ -765,7 +766,7 @@ fn place_at_time_of_impact(
         }
         last = body;
         work.shift(body, -rewind);
-        work.stop_along(bodies, body, into);
+        work.stop_along(body, into);
     }
 }
 
@@ -909,19 +910,13 @@ fn mighty_pass(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rule
             continue;
         }
         work.shift(w, push.offset);
-        work.stop_along(bodies, w, push.into);
+        work.stop_along(w, push.into);
         work.islands.moved(k);
     }
     work.visited_mighty = visited;
 }
 
-fn split_weak_pair(
-    bodies: &[Body],
-    pair: &PairContact,
-    contact: Option<Overlap>,
-    work: &mut Work,
-    rules: &Rules,
-) {
+fn split_weak_pair(pair: &PairContact, contact: Option<Overlap>, work: &mut Work, rules: &Rules) {
     let Some(contact) = contact else {
         return;
     };
@@ -934,8 +929,8 @@ fn split_weak_pair(
             // Each would be pushed into what holds it, then pushed back by it: a body squeezed
             // between two held ones would swing from one to the other in every pass. Neither
             // moves; they only stop moving into each other.
-            work.stop_along(bodies, pair.a, n);
-            work.stop_along(bodies, pair.b, -n);
+            work.stop_along(pair.a, n);
+            work.stop_along(pair.b, -n);
             return;
         }
         let share_a = match (a_held, b_held) {
@@ -945,8 +940,8 @@ fn split_weak_pair(
         };
         work.shift(pair.a, -n * contact.depth * share_a);
         work.shift(pair.b, n * contact.depth * (1.0 - share_a));
-        work.stop_along(bodies, pair.a, n);
-        work.stop_along(bodies, pair.b, -n);
+        work.stop_along(pair.a, n);
+        work.stop_along(pair.b, -n);
     }
     let holds = &mut work.holds;
     if a_held && !b_held {
@@ -998,7 +993,7 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
     for i in 0..bodies.len() {
         if let Some(toi) = work.snaps[i] {
             work.shift(i, drop * toi);
-            work.stop_along(bodies, i, Vec2::NEG_Y);
+            work.stop_along(i, Vec2::NEG_Y);
             work.moved[i].apply(&mut bodies[i]); // the passes are over: no need to wait
         }
     }

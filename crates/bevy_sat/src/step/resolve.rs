@@ -990,11 +990,11 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
             }
         }
     }
-    for i in 0..bodies.len() {
+    for (i, body) in bodies.iter_mut().enumerate() {
         if let Some(toi) = work.snaps[i] {
             work.shift(i, drop * toi);
             work.stop_along(i, Vec2::NEG_Y);
-            work.moved[i].apply(&mut bodies[i]); // the passes are over: no need to wait
+            work.moved[i].apply(body); // the passes are over: no need to wait
         }
     }
 }

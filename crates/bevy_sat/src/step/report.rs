@@ -179,10 +179,9 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let mut any_resolved = false;
     for k in 0..state.pairs.len() {
         let pairs = &state.pairs;
-        let next = k + PREFETCH_DISTANCE;
-        if pairs.get(next).is_some_and(|next| next.may_move) {
-            state.work.prefetch(&state.bodies, pairs, next, true);
-        }
+        state
+            .work
+            .prefetch_moved(&state.bodies, pairs, k + PREFETCH_DISTANCE);
         let p = &pairs[k];
         // Only a pair with a pushable body can have moved since the narrow phase.
         let touching = if p.may_move && !state.work.keeps_narrow_contact(p, margin) {

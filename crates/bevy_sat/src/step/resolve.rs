@@ -32,7 +32,8 @@ use super::seams::{is_internal_face, open_faces};
 use super::{Body, Kind, PairContact, Pushes, Seen};
 use crate::config::SatConfig;
 
-/// How many pairs ahead the passes ask for what a pair will read ([`Work::prefetch`]).
+/// How many pairs ahead the passes and the final contacts ask for what a pair will read
+/// ([`Work::prefetch`], [`Work::prefetch_moved`]).
 pub(crate) const PREFETCH_DISTANCE: usize = 4;
 
 /// How many directions a body remembers being held in, per pass.
@@ -128,16 +129,15 @@ impl Work {
         bodies[i].bottom() + self.moved[i].pending.y
     }
 
-    /// Asks for what finding pair `k` of `pairs` (if there is one) will read, before the loop
-    /// gets to it: the per-body state of both bodies, and the records it will read. A pair
-    /// whose bodies have not moved answers from its narrow-phase contact, and needs no record
-    /// but the Mighty body's, which a push reads (none when `clip`: the final contacts push
-    /// nothing). A pair whose bodies have moved needs both records to be measured (once per
-    /// step) or clipped (when `clip`: the contact points are wanted), else only the Mighty
-    /// body's. A hint (see [`Body::prefetch`]): the loops walk the pairs in an order unrelated
-    /// to the bodies', so each of these would otherwise be a wait for memory.
+    /// Asks for what a pass's visit of pair `k` of `pairs` (if there is one) will read, before
+    /// the loop gets to it: the per-body state of both bodies, and the records it will read.
+    /// A pair whose bodies have not moved answers from its narrow-phase contact, and needs no
+    /// record but the Mighty body's, which a push reads. A pair whose bodies have moved needs
+    /// both records to be measured (once per step), else only the Mighty body's. A hint (see
+    /// [`Body::prefetch`]): the passes walk the pairs in an order unrelated to the bodies', so
+    /// each of these would otherwise be a wait for memory.
     #[inline(always)]
-    pub(crate) fn prefetch(&self, bodies: &[Body], pairs: &[PairContact], k: usize, clip: bool) {
+    pub(crate) fn prefetch(&self, bodies: &[Body], pairs: &[PairContact], k: usize) {
         let Some(pair) = pairs.get(k) else {
             return;
         };
@@ -150,13 +150,32 @@ impl Work {
         let measured = self.cache.get(k).is_some_and(|c| c.step == self.step);
         let unmoved = self.versions[pair.a] == 0 && self.versions[pair.b] == 0;
         let records: &[usize] = match pair.pushes {
-            _ if !unmoved && (clip || !measured) => &[pair.a, pair.b],
-            _ if clip => &[],
+            _ if !unmoved && !measured => &[pair.a, pair.b],
             Pushes::AOutOfB => &[pair.b],
             Pushes::BOutOfA => &[pair.a],
             _ => &[],
         };
         for &i in records {
+            bodies[i].prefetch();
+        }
+    }
+
+    /// Asks for what finding the final contact of pair `k` of `pairs` (if there is one) will
+    /// read when its bodies have moved: their state, its cache entry and both records (its
+    /// contact points are clipped again). Most pairs' bodies have not moved, and answer from
+    /// the pair's own record with nothing else to read (the move counts, a small array, are
+    /// read to tell).
+    #[inline(always)]
+    pub(crate) fn prefetch_moved(&self, bodies: &[Body], pairs: &[PairContact], k: usize) {
+        let Some(pair) = pairs.get(k).filter(|p| p.may_move) else {
+            return;
+        };
+        if self.versions[pair.a] == 0 && self.versions[pair.b] == 0 {
+            return;
+        }
+        prefetch_index(&self.cache, k);
+        for i in [pair.a, pair.b] {
+            prefetch_index(&self.moved, i);
             bodies[i].prefetch();
         }
     }
@@ -612,7 +631,7 @@ pub(crate) fn resolve(
         for (i, &k) in visited.iter().enumerate() {
             let k = k as usize;
             if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
-                work.prefetch(bodies, pairs, ahead as usize, false);
+                work.prefetch(bodies, pairs, ahead as usize);
             }
             let before = work.moves;
             let overlap = work.overlap(k, bodies, &pairs[k], rules.margin);
@@ -865,7 +884,7 @@ fn mighty_pass(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rule
     for (i, &k) in visited.iter().enumerate() {
         let k = k as usize;
         if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
-            work.prefetch(bodies, pairs, ahead as usize, false);
+            work.prefetch(bodies, pairs, ahead as usize);
         }
         let (w, m, push) = mighty_weak_push(bodies, pairs, k, work, rules);
         let mighty = bodies[m].entity;

@@ -142,7 +142,6 @@ impl Work {
             return;
         };
         for i in [pair.a, pair.b] {
-            prefetch_index(&self.versions, i);
             prefetch_index(&self.moved, i);
             prefetch_index(&self.holds.len, i);
             prefetch_index(&self.holds.items, i);
@@ -157,6 +156,16 @@ impl Work {
         };
         for &i in records {
             bodies[i].prefetch();
+        }
+    }
+
+    /// Asks for the move counts of the bodies of pair `k` (if any), which [`Work::prefetch`]
+    /// reads a [`PREFETCH_DISTANCE`] of pairs later to choose what else to ask for.
+    #[inline(always)]
+    pub(crate) fn prefetch_versions(&self, pairs: &[PairContact], k: Option<&u32>) {
+        if let Some(pair) = k.and_then(|&k| pairs.get(k as usize)) {
+            prefetch_index(&self.versions, pair.a);
+            prefetch_index(&self.versions, pair.b);
         }
     }
 
@@ -630,6 +639,7 @@ pub(crate) fn resolve(
         work.islands.visited(weak_weak.clone(), &mut visited);
         for (i, &k) in visited.iter().enumerate() {
             let k = k as usize;
+            work.prefetch_versions(pairs, visited.get(i + 2 * PREFETCH_DISTANCE));
             if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
                 work.prefetch(bodies, pairs, ahead as usize);
             }
@@ -883,6 +893,7 @@ fn mighty_pass(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rule
     work.islands.visited(0..pairs.len(), &mut visited);
     for (i, &k) in visited.iter().enumerate() {
         let k = k as usize;
+        work.prefetch_versions(pairs, visited.get(i + 2 * PREFETCH_DISTANCE));
         if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
             work.prefetch(bodies, pairs, ahead as usize);
         }

@@ -72,6 +72,14 @@ impl Islands {
         self.pass = pass;
     }
 
+    /// Whether every pass visits every pair (tests only: see `visit_all`).
+    fn visits_all(&self) -> bool {
+        #[cfg(test)]
+        return self.visit_all;
+        #[cfg(not(test))]
+        false
+    }
+
     /// The pass under way.
     pub fn pass(&self) -> u32 {
         self.pass
@@ -81,10 +89,7 @@ impl Islands {
     /// one after the last that moved something in its island (the first if none did), or this
     /// one.
     pub fn last_visit(&self, k: usize) -> u32 {
-        #[cfg(test)]
-        let all = self.pass == 0 || self.visit_all;
-        #[cfg(not(test))]
-        let all = self.pass == 0;
+        let all = self.pass == 0 || self.visits_all();
         match self.of_pair.get(k) {
             Some(&island) if !all => (self.last_move[island as usize] + 1).min(self.pass),
             _ => self.pass,
@@ -94,10 +99,7 @@ impl Islands {
     /// Lists in `out` the pairs of `range` that the pass under way visits, in order.
     pub fn visited(&self, range: Range<usize>, out: &mut Vec<u32>) {
         out.clear();
-        #[cfg(test)]
-        let all = self.pass <= 1 || self.visit_all;
-        #[cfg(not(test))]
-        let all = self.pass <= 1;
+        let all = self.pass <= 1 || self.visits_all();
         if all {
             out.extend(range.map(|k| k as u32));
             return;

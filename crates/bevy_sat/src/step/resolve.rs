@@ -147,9 +147,8 @@ impl Work {
             prefetch_index(&self.holds.items, i);
         }
         let measured = self.cache.get(k).is_some_and(|c| c.step == self.step);
-        let unmoved = self.versions[pair.a] == 0 && self.versions[pair.b] == 0;
         let records: &[usize] = match pair.pushes {
-            _ if !unmoved && !measured => &[pair.a, pair.b],
+            _ if !self.unmoved(pair) && !measured => &[pair.a, pair.b],
             Pushes::AOutOfB => &[pair.b],
             Pushes::BOutOfA => &[pair.a],
             _ => &[],
@@ -176,12 +175,9 @@ impl Work {
     /// read to tell).
     #[inline(always)]
     pub(crate) fn prefetch_moved(&self, bodies: &[Body], pairs: &[PairContact], k: usize) {
-        let Some(pair) = pairs.get(k).filter(|p| p.may_move) else {
+        let Some(pair) = pairs.get(k).filter(|p| p.may_move && !self.unmoved(p)) else {
             return;
         };
-        if self.versions[pair.a] == 0 && self.versions[pair.b] == 0 {
-            return;
-        }
         prefetch_index(&self.cache, k);
         for i in [pair.a, pair.b] {
             prefetch_index(&self.moved, i);
@@ -192,7 +188,12 @@ impl Work {
     /// Whether pair `pair`'s narrow-phase contact is still its contact (within `margin`):
     /// neither body has moved since, as [`Work::contact`] would find.
     pub(crate) fn keeps_narrow_contact(&self, pair: &PairContact, margin: f32) -> bool {
-        self.versions[pair.a] == 0 && self.versions[pair.b] == 0 && margin == self.margin
+        self.unmoved(pair) && margin == self.margin
+    }
+
+    /// Whether resolution has moved neither body of `pair` this step.
+    fn unmoved(&self, pair: &PairContact) -> bool {
+        self.versions[pair.a] == 0 && self.versions[pair.b] == 0
     }
 
     /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now (see
@@ -748,7 +749,8 @@ pub(crate) fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
 }
 
 /// Fast pairs: each Weak body takes back the part of its motion after the impact that went
-/// into the other body (the earliest impact if it has several), and keeps sliding.
+/// into the other body (the earliest impact if it has several), and keeps sliding. The
+/// rewinds start cleared ([`resolve`] clears them, whether or not a pair has a hit).
 fn place_at_time_of_impact(
     bodies: &mut [Body],
     pairs: &[PairContact],
@@ -756,7 +758,6 @@ fn place_at_time_of_impact(
     rules: &Rules,
 ) {
     let rewinds = &mut work.rewinds;
-    rewinds.clear();
     for p in pairs {
         let Some(hit) = p.hit else { continue };
         if p.unpushed() {

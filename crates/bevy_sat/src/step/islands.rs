@@ -96,25 +96,29 @@ impl Islands {
         }
     }
 
-    /// Lists in `out` the pairs of `range` that the pass under way visits, in order.
+    /// Lists in `out` the pairs of `range` that the pass under way visits, in order. `out`
+    /// must hold what this gave for the same `range` in the pass before (pass 1 and pass 0
+    /// list all of `range`): a pass visits only islands the pass before moved something in, so
+    /// only islands that pass visited, and its list is the one to filter, not the whole range
+    /// (by the last passes, a tenth of it).
     pub fn visited(&self, range: Range<usize>, out: &mut Vec<u32>) {
-        out.clear();
         let all = self.pass <= 1 || self.visits_all();
         if all {
+            out.clear();
             out.extend(range.map(|k| k as u32));
             return;
         }
         // Every index written, the count advanced only past the live ones: no branch to
         // mispredict on islands that come and go in no order.
-        out.resize(range.len(), 0);
         let mut count = 0;
-        for k in range {
-            out[count] = k as u32;
+        for i in 0..out.len() {
+            let k = out[i];
+            out[count] = k;
             let moved_last = |island: &u32| {
                 let last = self.last_move.get(*island as usize);
                 last.is_none_or(|&m| m >= self.pass - 1)
             };
-            count += usize::from(self.of_pair.get(k).is_none_or(moved_last));
+            count += usize::from(self.of_pair.get(k as usize).is_none_or(moved_last));
         }
         out.truncate(count);
     }
@@ -270,7 +274,8 @@ mod tests {
         let first = mighty_weak; // one Weak pair moves something in pass 1
         islands.moved(first);
         islands.start_pass(2);
-        let mut second = Vec::new();
+        // Each pass's list is filtered from the pass before's.
+        let mut second = all.clone();
         islands.visited(0..ordered.len(), &mut second);
         let expected: Vec<u32> = (0..ordered.len() as u32)
             .filter(|&k| island(k as usize) == island(first))

@@ -66,9 +66,10 @@ impl Work {
     /// the narrow phase saw them), and pairs whose bodies have not moved use their narrow-phase
     /// contact.
     /// `velocities`: every body's, as prepare integrated it.
-    fn start_step(&mut self, velocities: &[Vec2], pairs: usize, margin: f32) {
+    fn start_step(&mut self, velocities: &[Vec2], pairs: usize, rules: &Rules) {
         self.step = self.step.wrapping_add(1);
-        self.margin = margin;
+        self.margin = rules.margin;
+        self.slop = rules.slop;
         if self.cache.len() < pairs {
             self.cache.resize(pairs, Measured::default());
         }
@@ -149,10 +150,15 @@ impl Work {
             prefetch_index(&self.holds.items, i);
         }
         let measured = self.cache.get(k).is_some_and(|c| c.step == self.step);
+        let unmoved = self.unmoved(pair);
+        // Unmoved, touching within the slop and not a one-way platform: the push reads no
+        // record (see `mighty_push`).
+        let reads_mighty =
+            !unmoved || pair.one_way || pair.contact().is_some_and(|c| c.depth > self.slop);
         let records: &[usize] = match pair.pushes {
-            _ if !self.unmoved(pair) && !measured => &[pair.a, pair.b],
-            Pushes::AOutOfB => &[pair.b],
-            Pushes::BOutOfA => &[pair.a],
+            _ if !unmoved && !measured => &[pair.a, pair.b],
+            Pushes::AOutOfB if reads_mighty => &[pair.b],
+            Pushes::BOutOfA if reads_mighty => &[pair.a],
             _ => &[],
         };
         for &i in records {
@@ -473,6 +479,8 @@ pub(crate) struct Work {
     /// Counts steps, so that cache entries of earlier steps are never taken for current ones.
     step: u32,
     margin: f32,
+    /// [`Rules::slop`]: the prefetch tells by it which pushes will read the Mighty body.
+    slop: f32,
     /// Per body, how many times resolution has moved it this step: a contact computed at the
     /// same versions of both bodies is still exact, and at versions 0 it is the narrow phase's.
     /// (Apart from [`Moved`]: the passes check it for every pair, and it is small.)
@@ -614,7 +622,7 @@ pub(crate) fn resolve(
     let rules = Rules::new(config);
     crushed.clear();
     debug_assert_eq!(bodies.len(), velocities.len());
-    work.start_step(velocities, pairs.len(), rules.margin);
+    work.start_step(velocities, pairs.len(), &rules);
     let moves_at_start = work.moves;
     work.rewinds.clear();
     if hits {
@@ -811,14 +819,17 @@ fn one_way_allows(w: &Body, m: &Body, into: Vec2, rules: &Rules) -> bool {
 
 /// The push of Mighty `m` on Weak `w` where they touch (`contact`, from `w` to `m`);
 /// `w_shape` gives `w`'s shape where resolution has moved it (needed only for some pushes).
+/// `one_way`: whether `m` is a one-way platform (as the pair knows). A push of a body touching
+/// within the slop reads neither body record.
 fn mighty_push(
     w: &Body,
     w_shape: impl Fn() -> Shape,
     m: &Body,
+    one_way: bool,
     contact: Overlap,
     rules: &Rules,
 ) -> Option<Push> {
-    if m.one_way.is_some() {
+    if one_way {
         let side = solid_side_at_start(w, m, rules.margin)?;
         let lift = if contact.depth > rules.slop {
             exit_distance(&w_shape(), &m.shape, side).unwrap_or(0.0)
@@ -863,14 +874,15 @@ fn mighty_push(
     })
 }
 
-/// The Weak and the Mighty body of pair `k`, and the push of the one on the other.
+/// The Weak body of pair `k` (its index), the Mighty one (its entity), and the push of the
+/// one on the other.
 fn mighty_weak_push(
     bodies: &[Body],
     pairs: &[PairContact],
     k: usize,
     work: &mut Work,
     rules: &Rules,
-) -> (usize, usize, Option<Push>) {
+) -> (usize, Entity, Option<Push>) {
     let pair = &pairs[k];
     let weak_is_a = pair.pushes == Pushes::AOutOfB;
     let (w, m) = if weak_is_a {
@@ -882,8 +894,11 @@ fn mighty_weak_push(
         .overlap(k, bodies, pair, rules.margin)
         .map(|c| if weak_is_a { c } else { c.flipped() });
     let w_shape = || work.shape_now(bodies, w);
-    let push = contact.and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], c, rules));
-    (w, m, push)
+    let (one_way, entities) = (pair.one_way, pair.entities);
+    let push =
+        contact.and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], one_way, c, rules));
+    let mighty = if weak_is_a { entities.1 } else { entities.0 };
+    (w, mighty, push)
 }
 
 /// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
@@ -900,8 +915,7 @@ fn mighty_pass(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rule
         if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
             work.prefetch(bodies, pairs, ahead as usize);
         }
-        let (w, m, push) = mighty_weak_push(bodies, pairs, k, work, rules);
-        let mighty = bodies[m].entity;
+        let (w, mighty, push) = mighty_weak_push(bodies, pairs, k, work, rules);
         if let Some(push) = push {
             work.holds.add(w, push.into, Some(mighty));
         }

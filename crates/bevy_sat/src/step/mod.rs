@@ -71,6 +71,9 @@ pub(crate) struct Body {
     /// Bit `i` set: edge `i` of the world polygon is covered by a flush neighbour's edge (an
     /// internal face, never a push axis).
     pub internal: u16,
+    /// The bottom of the shape's AABB, kept as the body moves: Weak pairs are ordered by it,
+    /// and the narrow phase would otherwise go over every vertex of both shapes of such a pair.
+    pub bottom: f32,
     /// The shape placed in the world at `position`.
     pub shape: Shape,
 }
@@ -102,6 +105,7 @@ impl Body {
             rotation: Vec2::X,
             support: None,
             internal: 0,
+            bottom: shape.aabb().min.y,
             shape,
         }
     }
@@ -122,11 +126,6 @@ impl Body {
     #[inline(always)]
     pub fn prefetch_header(&self) {
         prefetch_index(&self.lines, 0);
-    }
-
-    /// The bottom of the body's AABB.
-    pub fn bottom(&self) -> f32 {
-        self.shape.aabb().min.y
     }
 
     /// The displacement integrated from the velocity this step.
@@ -152,6 +151,7 @@ impl Body {
     pub fn shift(&mut self, offset: Vec2) {
         self.position += offset;
         self.shape.translate(offset);
+        self.bottom += offset.y;
         self.moved = true;
     }
 

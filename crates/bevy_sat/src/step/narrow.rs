@@ -76,7 +76,7 @@ pub(crate) fn test_pair(
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
         bottom: if pushes == Pushes::Split {
-            body_a.bottom().min(body_b.bottom())
+            body_a.bottom.min(body_b.bottom)
         } else {
             0.0 // only Weak pairs resolution pushes apart are ordered by it
         },

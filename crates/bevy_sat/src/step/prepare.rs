@@ -148,6 +148,7 @@ pub(crate) fn prepare_bodies(
         }
         body.layers = layers.copied().unwrap_or_default();
         body.size = aabb.size().min_element();
+        body.bottom = aabb.min.y;
         body.kind = kind;
         body.sensor = sensor;
         body.drop_through = drop_through && kind == Kind::Weak;

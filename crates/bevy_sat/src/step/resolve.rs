@@ -129,7 +129,7 @@ impl Work {
 
     /// The bottom of body `i`'s bounding box where resolution has moved it.
     fn bottom(&self, bodies: &[Body], i: usize) -> f32 {
-        bodies[i].bottom() + self.moved[i].pending.y
+        bodies[i].bottom + self.moved[i].pending.y
     }
 
     /// Asks for what a pass's visit of pair `k` of `pairs` (if there is one) will read, before

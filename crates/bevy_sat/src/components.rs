@@ -216,6 +216,25 @@ impl ContactFlags {
         !(sides | normal | self.standing_on.is_some())
     }
 
+    /// Whether `self == other`, but without a branch per field: write-back asks it of every
+    /// body whose flags may have changed (`set_if_neq` through the derived `PartialEq` was a
+    /// branch per field, on flags that change in no pattern).
+    pub(crate) fn same_as(&self, other: &Self) -> bool {
+        let sides = (self.floor == other.floor)
+            & (self.ceiling == other.ceiling)
+            & (self.wall_left == other.wall_left)
+            & (self.wall_right == other.wall_right);
+        let on = |f: &Self| {
+            (
+                f.standing_on.is_some(),
+                f.standing_on.map_or(0, Entity::to_bits),
+            )
+        };
+        let (mine, theirs) = (on(self), on(other));
+        let standing = (mine.0 == theirs.0) & (mine.1 == theirs.1);
+        sides & standing & self.floor_normal.cmpeq(other.floor_normal).all()
+    }
+
     /// Standing on something (a floor or a gentle enough slope).
     pub fn on_floor(&self) -> bool {
         self.floor
@@ -313,26 +332,52 @@ pub struct DropThrough;
 mod tests {
     use super::*;
 
-    #[test]
-    fn is_default_answers_as_equality_with_the_default() {
-        let entity = Entity::from_raw_u32(7).expect("a valid index");
+    /// The default flags, and flags that differ from them in one field each (some equal to
+    /// the default all the same: -0.0), or in several.
+    fn flag_cases() -> Vec<ContactFlags> {
+        let (e7, e8) = (
+            Entity::from_raw_u32(7).expect("a valid index"),
+            Entity::from_raw_u32(8).expect("a valid index"),
+        );
         let mut cases = vec![ContactFlags::default()];
-        for change in 0..8 {
+        for change in 0..11 {
             let mut f = ContactFlags::default();
             match change {
                 0 => f.floor = true,
                 1 => f.ceiling = true,
                 2 => f.wall_left = true,
                 3 => f.wall_right = true,
-                4 => f.standing_on = Some(entity),
-                5 => f.floor_normal = Vec2::new(-0.0, 0.0), // equal to zero
-                6 => f.floor_normal = Vec2::new(0.0, f32::NAN),
-                _ => f.floor_normal = Vec2::Y,
+                4 => f.standing_on = Some(e7),
+                5 => f.standing_on = Some(e8),
+                6 => f.floor_normal = Vec2::new(-0.0, 0.0), // equal to zero
+                7 => f.floor_normal = Vec2::new(0.0, f32::NAN), // equal to nothing
+                8 => f.floor_normal = Vec2::Y,
+                9 => f.floor_normal = Vec2::new(0.6, 0.8),
+                _ => {
+                    f.floor = true;
+                    f.standing_on = Some(e7);
+                    f.floor_normal = Vec2::Y;
+                }
             }
             cases.push(f);
         }
-        for f in cases {
+        cases
+    }
+
+    #[test]
+    fn is_default_answers_as_equality_with_the_default() {
+        for f in flag_cases() {
             assert_eq!(f.is_default(), f == ContactFlags::default(), "{f:?}");
+        }
+    }
+
+    #[test]
+    fn same_as_answers_as_equality() {
+        let cases = flag_cases();
+        for a in &cases {
+            for b in &cases {
+                assert_eq!(a.same_as(b), a == b, "{a:?} against {b:?}");
+            }
         }
     }
 }

@@ -347,6 +347,10 @@ fn write_body(
     }
     let unchanged = body.flags_were_default && flags.is_none_or(ContactFlags::is_default);
     if let Some(mut contact_flags) = contact_flags.filter(|_| !unchanged) {
-        contact_flags.set_if_neq(flags.copied().unwrap_or_default());
+        // As `set_if_neq`, without a branch per field.
+        let new = flags.copied().unwrap_or_default();
+        if !contact_flags.same_as(&new) {
+            *contact_flags = new;
+        }
     }
 }

@@ -727,7 +727,15 @@ fn order_pairs(
     let ordered = &mut work.ordered;
     ordered.clear();
     ordered.extend(pairs.iter().filter(|p| mighty_weak(p)));
-    ordered.extend(work.weak_weak.iter().map(|&key| pairs[key as u32 as usize]));
+    // The Weak records are gathered in ground-first order, from anywhere in `pairs`: each is
+    // asked for a dozen ahead.
+    let (keys, records): (&[u64], &[PairContact]) = (&work.weak_weak, pairs);
+    ordered.extend(keys.iter().enumerate().map(|(j, &key)| {
+        if let Some(&ahead) = keys.get(j + 2 * PREFETCH_DISTANCE) {
+            prefetch_index(records, ahead as u32 as usize);
+        }
+        records[key as u32 as usize]
+    }));
     ordered.extend(pairs.iter().filter(|p| p.unpushed()));
     std::mem::swap(pairs, ordered);
     let weak_weak = mighty_weak_count..mighty_weak_count + work.weak_weak.len();

@@ -11,7 +11,9 @@
 #
 # Defaults: 64000 bodies, resolve, 4 rounds, 1 thread each; 300 steps after 60 warm-up
 # steps, seed 1. The same binary as A and B gave B/A of 0.964, 1.047, 0.979 and 1.035 at 64k
-# (1.005 and 1.007 over each pair of rounds). Getting the two binaries: see compare/ab.sh.
+# (1.005 and 1.007 over each pair of rounds), but 0.946 and 0.941 in two rounds of a noisy
+# phase: believe a difference that holds over several quiet rounds. Getting the two binaries:
+# see compare/ab.sh.
 set -euo pipefail
 
 bodies=64000

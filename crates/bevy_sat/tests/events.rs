@@ -322,3 +322,26 @@ fn layers_filter_events_and_resolution() {
     );
     assert_eq!(log.started.len(), 1);
 }
+
+/// With the resolution set turned off (detection only), two overlapping Weak bodies stay where
+/// they are and are still reported: listed in `Contacts`, one started event, and their
+/// contact the narrow phase's.
+#[test]
+fn weak_pairs_are_reported_without_resolution() {
+    let mut app = app();
+    log_messages(&mut app);
+    app.configure_sets(FixedPostUpdate, SatSystems::Resolve.run_if(|| false));
+    let a = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 0.0);
+    let b = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 8.0, 0.0);
+    run(&mut app, 3);
+    assert_eq!(position(&app, a), Vec2::ZERO, "not pushed");
+    assert_eq!(position(&app, b), Vec2::new(8.0, 0.0), "not pushed");
+    assert_eq!(
+        app.world().resource::<Log>().started,
+        vec![(a.min(b), a.max(b))]
+    );
+    let contacts = app.world().resource::<Contacts>();
+    assert_eq!(contacts.len(), 1);
+    let contact = contacts.get(a, b).expect("overlapping");
+    assert_eq!((contact.normal, contact.depth), (Vec2::X, 2.0));
+}

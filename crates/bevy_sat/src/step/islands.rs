@@ -30,25 +30,38 @@ pub(crate) struct Islands {
 }
 
 impl Islands {
-    /// Groups `pairs` into islands: `pairs[..mighty_weak]` are Mighty–Weak pairs, in the island
-    /// of their Weak body; the rest are Weak pairs, whose two bodies are joined. Indices are
-    /// below `bodies`. Until [`Islands::start_pass`], every pair is live.
-    pub fn build(&mut self, bodies: usize, pairs: &[PairContact], mighty_weak: usize) {
+    /// Groups `pairs` into islands: `pairs[weak]` are Weak pairs, whose two bodies are joined;
+    /// the Mighty–Weak pairs among the others are each in the island of their Weak body, and
+    /// are listed (their indices, in order) in `mighty_weak`. (The others are never pushed, and
+    /// visited by no pass.) Indices are below `bodies`. Until [`Islands::start_pass`], every
+    /// pair is live.
+    pub fn build(
+        &mut self,
+        bodies: usize,
+        pairs: &[PairContact],
+        weak: Range<usize>,
+        mighty_weak: &mut Vec<u32>,
+    ) {
         self.parent.clear();
         self.parent.extend(0..bodies as u32);
-        for pair in &pairs[mighty_weak..] {
-            let (a, b) = (self.root(pair.a as u32), self.root(pair.b as u32));
+        for pair in &pairs[weak.clone()] {
+            let (a, b) = (self.root(pair.a), self.root(pair.b));
             // The lower index becomes the root: the same islands whatever the order of joining.
             let (low, high) = if a < b { (a, b) } else { (b, a) };
             self.parent[high as usize] = low;
         }
         self.of_pair.clear();
+        mighty_weak.clear();
         for (k, pair) in pairs.iter().enumerate() {
-            let weak = match pair.pushes {
-                Pushes::BOutOfA if k < mighty_weak => pair.b,
+            let pushed_out_of_mighty = !pair.passing && pair.pushes.out_of_mighty();
+            if pushed_out_of_mighty {
+                mighty_weak.push(k as u32);
+            }
+            let weak_body = match pair.pushes {
+                Pushes::BOutOfA if pushed_out_of_mighty => pair.b,
                 _ => pair.a,
             };
-            let island = self.root(weak as u32);
+            let island = self.root(weak_body);
             self.of_pair.push(island);
         }
         self.last_move.clear();
@@ -96,16 +109,16 @@ impl Islands {
         }
     }
 
-    /// Lists in `out` the pairs of `range` that the pass under way visits, in order. `out`
-    /// must hold what this gave for the same `range` in the pass before (pass 1 and pass 0
-    /// list all of `range`): a pass visits only islands the pass before moved something in, so
-    /// only islands that pass visited, and its list is the one to filter, not the whole range
-    /// (by the last passes, under a fifth of it at 64k bodies).
-    pub fn visited(&self, range: Range<usize>, out: &mut Vec<u32>) {
+    /// Lists in `out` the pairs of `every` (pair indices, in order) that the pass under way
+    /// visits, in order. `out` must hold what this gave for the same `every` in the pass before
+    /// (pass 1 and pass 0 list all of `every`): a pass visits only islands the pass before
+    /// moved something in, so only islands that pass visited, and its list is the one to
+    /// filter, not the whole of `every` (by the last passes, under a fifth of it at 64k bodies).
+    pub fn visited(&self, every: impl IntoIterator<Item = u32>, out: &mut Vec<u32>) {
         let all = self.pass <= 1 || self.visits_all();
         if all {
             out.clear();
-            out.extend(range.map(|k| k as u32));
+            out.extend(every);
             return;
         }
         // Every index written, the count advanced only past the live ones: no branch to
@@ -140,7 +153,7 @@ mod tests {
     use super::*;
     use crate::components::OneWayPlatform;
     use crate::config::SatConfig;
-    use crate::step::narrow::test_pair;
+    use crate::step::narrow::{FoundPairs, test_pairs};
     use crate::step::resolve::{Work, resolve};
     use crate::step::test_rng::Rng;
     use crate::step::{Body, Kind};
@@ -168,8 +181,8 @@ mod tests {
     }
 
     /// A crowd of boxes and regular polygons dropped on top of each other among static boxes,
-    /// some of them one-way platforms, and every pair the narrow phase finds among them.
-    fn crowd(seed: u64) -> (Vec<Body>, Vec<PairContact>, SatConfig) {
+    /// some of them one-way platforms, and what the narrow phase finds among them.
+    fn crowd(seed: u64) -> (Vec<Body>, FoundPairs, SatConfig) {
         let mut rng = Rng(seed);
         let mut bodies = Vec::new();
         for i in 0..300 {
@@ -193,13 +206,13 @@ mod tests {
             passes: 8,
             ..default()
         };
-        let mut pairs = Vec::new();
-        for a in 0..bodies.len() {
-            for b in a + 1..bodies.len() {
-                pairs.extend(test_pair(&bodies, a, b, 1.0, &config));
-            }
-        }
-        (bodies, pairs, config)
+        let candidates: Vec<_> = (0..bodies.len())
+            .flat_map(|a| (a + 1..bodies.len()).map(move |b| (a, b)))
+            .collect();
+        let mut found = FoundPairs::default();
+        let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
+        test_pairs(&bodies, &candidates, 1.0, &config, out);
+        (bodies, found, config)
     }
 
     /// Visiting only the islands that moved in the pass before gives exactly what visiting
@@ -208,10 +221,12 @@ mod tests {
     #[test]
     fn skipping_settled_islands_changes_nothing() {
         for seed in [1, 2, 3, 0x9E37_79B9_7F4A_7C15] {
-            let (bodies, pairs, config) = crowd(seed);
+            let (bodies, found, config) = crowd(seed);
             let mut outcomes = Vec::new();
             for visit_all in [false, true] {
-                let (mut bodies, mut pairs) = (bodies.clone(), pairs.clone());
+                let mut bodies = bodies.clone();
+                let mut pairs = found.pairs.clone();
+                let (mut weak, mut hits) = (found.weak.clone(), found.hits.clone());
                 let (mut work, mut crushed) = (Work::default(), Vec::new());
                 work.islands.visit_all = visit_all;
                 let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
@@ -219,8 +234,7 @@ mod tests {
                     &config,
                     &mut bodies,
                     &velocities,
-                    &mut pairs,
-                    true,
+                    (&mut pairs, &mut weak, &mut hits),
                     &mut work,
                     &mut crushed,
                 );
@@ -241,17 +255,25 @@ mod tests {
     /// body; a later pass visits only the islands the pass before it moved something in.
     #[test]
     fn a_pass_visits_the_islands_that_moved() {
-        let (bodies, pairs, _) = crowd(7);
-        let split = |p: &PairContact| p.pushes == Pushes::Split;
-        let mut ordered: Vec<_> = pairs
+        let (bodies, found, _) = crowd(7);
+        let mut ordered: Vec<_> = found
+            .pairs
             .iter()
-            .filter(|p| !split(p) && p.pushes != Pushes::Never)
+            .filter(|p| !p.unpushed())
             .copied()
             .collect();
         let mighty_weak = ordered.len();
-        ordered.extend(pairs.iter().filter(|p| split(p)).copied());
+        ordered.extend(&found.weak.records);
         let mut islands = Islands::default();
-        islands.build(bodies.len(), &ordered, mighty_weak);
+        let mut listed = Vec::new();
+        islands.build(
+            bodies.len(),
+            &ordered,
+            mighty_weak..ordered.len(),
+            &mut listed,
+        );
+        let expected: Vec<u32> = (0..mighty_weak as u32).collect();
+        assert_eq!(listed, expected, "the Mighty–Weak pairs are listed");
         let of_pair = islands.of_pair.clone();
         let island = |k: usize| of_pair[k];
         for (k, p) in ordered.iter().enumerate().skip(mighty_weak) {
@@ -269,27 +291,27 @@ mod tests {
         }
         let mut all = Vec::new();
         islands.start_pass(1);
-        islands.visited(0..ordered.len(), &mut all);
+        islands.visited(0..ordered.len() as u32, &mut all);
         assert_eq!(all.len(), ordered.len(), "the first pass visits every pair");
         let first = mighty_weak; // one Weak pair moves something in pass 1
         islands.moved(first);
         islands.start_pass(2);
         // Each pass's list is filtered from the pass before's.
         let mut second = all.clone();
-        islands.visited(0..ordered.len(), &mut second);
+        islands.visited(0..ordered.len() as u32, &mut second);
         let expected: Vec<u32> = (0..ordered.len() as u32)
             .filter(|&k| island(k as usize) == island(first))
             .collect();
         assert_eq!(second, expected);
         assert!(second.len() < ordered.len());
         islands.start_pass(3);
-        islands.visited(0..ordered.len(), &mut second);
+        islands.visited(0..ordered.len() as u32, &mut second);
         assert!(
             second.is_empty(),
             "nothing moved in pass 2: pass 3 visits nothing"
         );
         islands.start_pass(0);
-        islands.visited(0..ordered.len(), &mut second);
+        islands.visited(0..ordered.len() as u32, &mut second);
         assert_eq!(second.len(), ordered.len(), "pass 0 visits every pair");
     }
 }

@@ -193,10 +193,18 @@ impl Pushes {
 
 /// A candidate pair that touches at the end of the step (within the contact margin) or meets
 /// during it: `a`'s entity is smaller than `b`'s.
+///
+/// One cache line: every stage from the narrow phase on streams these records, several times
+/// over, and the ones that pick records here and there (ordering the Weak pairs, contact
+/// flags in entity order, started events) wait for one line per record, not two. What few
+/// pairs need more stays elsewhere: a fast pair's hit in [`StepState::hits`], a Weak pair's
+/// bottom in its key ([`WeakPairs::keys`]).
 #[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
 pub(crate) struct PairContact {
-    pub a: usize,
-    pub b: usize,
+    /// Body indices (a step has far fewer than 2^32 bodies: see [`PairContact::bodies`]).
+    pub a: u32,
+    pub b: u32,
     /// The entities of `a` and `b` (kept here so later stages need not read the bodies).
     pub entities: (Entity, Entity),
     /// How resolution pushes this pair apart, if at all.
@@ -205,17 +213,17 @@ pub(crate) struct PairContact {
     pub may_move: bool,
     /// Whether one of the bodies is a one-way platform.
     pub one_way: bool,
-    /// For [`Pushes::Split`] pairs, the lower of the bodies' bottoms ([`Body::bottom`]) where
-    /// the narrow phase saw them.
-    pub bottom: f32,
-    /// What the narrow phase saw at the end of the step.
-    pub seen: Seen,
-    /// For fast pairs: the first touch during the step, if after its start.
-    pub hit: Option<Hit>,
     /// A Weak body passing through a one-way platform (not resolved, no contact flags), as
     /// the narrow phase judged from where they were at the start of the step.
     pub passing: bool,
+    /// What the narrow phase saw at the end of the step.
+    pub seen: Seen,
 }
+
+const _: () = assert!(
+    size_of::<PairContact>() == 64,
+    "a pair record is one cache line"
+);
 
 /// What the narrow phase saw of a pair at the end of the step. One field for the three cases,
 /// so that the pair records stay small: every stage after the narrow phase streams them.
@@ -233,6 +241,11 @@ pub(crate) enum Seen {
 }
 
 impl PairContact {
+    /// The indices of bodies `a` and `b`.
+    pub fn bodies(&self) -> (usize, usize) {
+        (self.a as usize, self.b as usize)
+    }
+
     /// The contact at the end of the narrow phase, if they touch (within the contact margin).
     pub fn contact(&self) -> Option<Contact> {
         match self.seen {
@@ -259,6 +272,53 @@ impl PairContact {
     }
 }
 
+/// Pairs of two Weak bodies (that resolution splits), kept apart from the others by the narrow
+/// phase: resolution takes them ground first (see [`WeakPairs::keys`]), after all the others.
+/// Put in its order by sorting only a small key per pair, then gathered once: the records, a
+/// cache line each, are never sorted, nor first copied in with the others.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct WeakPairs {
+    pub records: Vec<PairContact>,
+    /// Per record, in the same order: the bits of its lower body's bottom
+    /// ([`pair_sort::ordered_bits`]) over its index in `records`, in one word.
+    pub keys: Vec<u64>,
+}
+
+impl WeakPairs {
+    /// Adds `pair` ([`Pushes::Split`]) and its key: `bottom` is the lower of its bodies'
+    /// bottoms ([`Body::bottom`]).
+    pub fn push(&mut self, pair: PairContact, bottom: f32) {
+        // (Pair indices fit 32 bits: 2^32 pairs would take hundreds of GiB.)
+        let index = self.records.len() as u64;
+        self.keys
+            .push(u64::from(pair_sort::ordered_bits(bottom)) << 32 | index);
+        self.records.push(pair);
+    }
+
+    /// Appends `other`'s pairs, their keys renumbered.
+    pub fn append(&mut self, other: &Self) {
+        let offset = self.records.len() as u64;
+        self.records.extend_from_slice(&other.records);
+        self.keys.extend(other.keys.iter().map(|key| key + offset));
+    }
+
+    /// How many pairs there are.
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Removes every pair (keeping the storage).
+    pub fn clear(&mut self) {
+        self.records.clear();
+        self.keys.clear();
+    }
+}
+
 /// Buffers the stages reuse so that a step allocates nothing once warmed up.
 #[derive(Default, Debug)]
 pub(crate) struct Scratch {
@@ -266,8 +326,8 @@ pub(crate) struct Scratch {
     pub riders: Vec<usize>,
     pub support: Vec<Option<usize>>,
     pub carry: Vec<Option<Vec2>>,
-    /// Per narrow-phase task: its pairs, and how many have a `hit`.
-    pub narrow_parts: Vec<(Vec<PairContact>, usize)>,
+    /// Per narrow-phase task: what it found.
+    pub narrow_parts: Vec<narrow::FoundPairs>,
     /// This step's touching pairs, sorted: they become [`StepState::touching`] once compared
     /// with it, whose storage comes back here.
     pub touching: pair_sort::SortedPairs,
@@ -294,11 +354,15 @@ pub(crate) struct StepState {
     pub bodies: Vec<Body>,
     /// Candidate pairs from the broad phase (indices into `bodies`, in either order).
     pub candidates: Vec<(usize, usize)>,
-    /// Narrow-phase results with a contact or a hit, in broad-phase order until resolution
-    /// puts them in the order it takes them.
+    /// Narrow-phase results with a contact or a hit, in broad-phase order, but for the Weak
+    /// pairs (in `weak_pairs`), which resolution appends in the order it takes them.
     pub pairs: Vec<PairContact>,
-    /// How many of `pairs` have a `hit` (met during the step, fast).
-    pub hits: usize,
+    /// The narrow phase's Weak pairs (both bodies pushed), until resolution appends them to
+    /// `pairs`.
+    pub weak_pairs: WeakPairs,
+    /// The pairs that met during the step (fast pairs), with their first touch if after its
+    /// start, in narrow-phase order. (Copies: each is also in `pairs` or `weak_pairs`.)
+    pub hits: Vec<(PairContact, Hit)>,
     /// Every body's velocity as prepare integrated it (as in its record), for resolution to
     /// read in one small array. Prepare fills it when the last step had a pushable body, else
     /// resolution does, from the records.
@@ -310,6 +374,9 @@ pub(crate) struct StepState {
     /// Some body may be pushed by resolution this step (Weak and not a sensor). Without one,
     /// resolution has nothing to do.
     pub any_pushable: bool,
+    /// Resolution ran on this step's pairs: its state (`work`) tells which bodies moved. (Not
+    /// when nothing was pushable, nor when a game turned its system set off.)
+    pub resolved: bool,
     /// The longest distance any body moves by its velocity this step. Resolution can push a
     /// Weak body no further than this, so pairs closer than it (plus the contact margin) are the
     /// ones resolution may bring into contact.

@@ -4,10 +4,10 @@
 
 use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
-use sat_core::{Shape, collide_within, least_overlap, sweep};
+use sat_core::{Hit, Shape, collide_within, least_overlap, sweep};
 
 use super::resolve::is_passing;
-use super::{Body, Kind, PairContact, Pushes, Seen, StepState};
+use super::{Body, Kind, PairContact, Pushes, Seen, StepState, WeakPairs};
 use crate::config::SatConfig;
 
 /// Normals closer than this (about 2.5°) are the same contact axis.
@@ -20,16 +20,17 @@ const MIN_CHUNK: usize = 256;
 /// end of the step for resolution to bring them together (`reach` plus the contact margin) and
 /// did not meet during it.
 ///
-/// A fast pair keeps its time of impact only when the end of the step does not already show
-/// the same contact: when they passed through each other, or would be pushed out sideways.
-/// `a` and `b` may come in either order: the answer's `a` is the one with the smaller entity.
+/// A fast pair has a hit (its first touch during the step, if after its start) only when the
+/// end of the step does not already show the same contact: when they passed through each
+/// other, or would be pushed out sideways. `a` and `b` may come in either order: the answer's
+/// `a` is the one with the smaller entity.
 pub(crate) fn test_pair(
     bodies: &[Body],
     a: usize,
     b: usize,
     reach: f32,
     config: &SatConfig,
-) -> Option<PairContact> {
+) -> Option<(PairContact, Option<Hit>)> {
     // The pair's `a` is the body with the smaller entity.
     let (a, b) = if bodies[a].entity < bodies[b].entity {
         (a, b)
@@ -68,22 +69,18 @@ pub(crate) fn test_pair(
         (Kind::Weak, Kind::Mighty) => Pushes::AOutOfB,
         (Kind::Mighty, _) => Pushes::BOutOfA,
     };
-    Some(PairContact {
-        a,
-        b,
+    let pair = PairContact {
+        // (Body indices fit 32 bits: 2^32 bodies would take a TiB.)
+        a: a as u32,
+        b: b as u32,
         entities: (body_a.entity, body_b.entity),
         pushes,
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
-        bottom: if pushes == Pushes::Split {
-            body_a.bottom.min(body_b.bottom)
-        } else {
-            0.0 // only Weak pairs resolution pushes apart are ordered by it
-        },
-        seen: near.unwrap_or(Seen::Near),
-        hit,
         passing: is_passing(body_a, body_b, margin),
-    })
+        seen: near.unwrap_or(Seen::Near),
+    };
+    Some((pair, hit))
 }
 
 /// `None` when two shapes are more than `margin + reach` apart; otherwise whether they touch
@@ -110,30 +107,51 @@ fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Seen> {
 /// time of a few pair tests covers the wait for memory.
 const PREFETCH_DISTANCE: usize = 4;
 
-/// Tests `part` in order, appending the results to `out`. Returns how many have a `hit`.
-fn test_pairs(
+/// What the narrow phase found, in candidate order: the pairs near enough, but for the Weak
+/// pairs, apart; and the fast pairs' hits.
+#[derive(Default, Debug)]
+pub(crate) struct FoundPairs {
+    pub pairs: Vec<PairContact>,
+    pub weak: WeakPairs,
+    pub hits: Vec<(PairContact, Hit)>,
+}
+
+/// `pairs`, `weak` and `hits` of a [`FoundPairs`], which may also be the step's own.
+pub(crate) type FoundPairsMut<'a> = (
+    &'a mut Vec<PairContact>,
+    &'a mut WeakPairs,
+    &'a mut Vec<(PairContact, Hit)>,
+);
+
+/// Tests `part` in order, appending what it finds to `out`.
+pub(crate) fn test_pairs(
     bodies: &[Body],
     part: &[(usize, usize)],
     reach: f32,
     config: &SatConfig,
-    out: &mut Vec<PairContact>,
-) -> usize {
-    let mut hits = 0;
+    (pairs, weak, hits): FoundPairsMut,
+) {
     for (k, &(a, b)) in part.iter().enumerate() {
         if let Some(&(next_a, next_b)) = part.get(k + PREFETCH_DISTANCE) {
             bodies[next_a].prefetch();
             bodies[next_b].prefetch();
         }
-        if let Some(pair) = test_pair(bodies, a, b, reach, config) {
-            hits += usize::from(pair.hit.is_some());
-            out.push(pair);
+        let Some((pair, hit)) = test_pair(bodies, a, b, reach, config) else {
+            continue;
+        };
+        if let Some(hit) = hit {
+            hits.push((pair, hit));
+        }
+        if pair.pushes == Pushes::Split {
+            weak.push(pair, bodies[a].bottom.min(bodies[b].bottom));
+        } else {
+            pairs.push(pair);
         }
     }
-    hits
 }
 
-/// Tests `candidates` on `pool`, replacing `out` with the results in candidate order. Returns
-/// how many have a `hit` (resolution scans the pairs for them only if there are any).
+/// Tests `candidates` on `pool`, replacing what `out` holds with what it finds, in candidate
+/// order (see [`FoundPairs`]).
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 pub(crate) fn run_narrow_phase(
@@ -142,34 +160,39 @@ pub(crate) fn run_narrow_phase(
     candidates: &[(usize, usize)],
     reach: f32,
     config: &SatConfig,
-    parts: &mut Vec<(Vec<PairContact>, usize)>,
-    out: &mut Vec<PairContact>,
-) -> usize {
-    out.clear();
+    parts: &mut Vec<FoundPairs>,
+    out: FoundPairsMut,
+) {
+    let (pairs, weak, hits) = out;
+    pairs.clear();
+    weak.clear();
+    hits.clear();
     let threads = pool.thread_num().max(1);
     let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
     if threads == 1 || candidates.len() <= chunk {
-        test_pairs(bodies, candidates, reach, config, out)
+        test_pairs(bodies, candidates, reach, config, (pairs, weak, hits));
     } else {
         let count = candidates.len().div_ceil(chunk);
         if parts.len() < count {
             parts.resize_with(count, Default::default);
         }
         pool.scope(|scope| {
-            for (part, (results, hits)) in candidates.chunks(chunk).zip(parts.iter_mut()) {
+            for (part, found) in candidates.chunks(chunk).zip(parts.iter_mut()) {
                 scope.spawn(async move {
-                    results.clear();
-                    *hits = test_pairs(bodies, part, reach, config, results);
+                    found.pairs.clear();
+                    found.weak.clear();
+                    found.hits.clear();
+                    let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
+                    test_pairs(bodies, part, reach, config, out);
                 });
             }
         });
-        // Concatenated in chunk order: the same list whatever thread ran which chunk.
-        let mut hits = 0;
-        for (results, part_hits) in &parts[..count] {
-            out.extend_from_slice(results);
-            hits += part_hits;
+        // Concatenated in chunk order: the same lists whatever thread ran which chunk.
+        for found in &parts[..count] {
+            pairs.extend_from_slice(&found.pairs);
+            weak.append(&found.weak);
+            hits.extend_from_slice(&found.hits);
         }
-        hits
     }
 }
 
@@ -178,13 +201,14 @@ pub(crate) fn run_narrow_phase(
 pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>) {
     let state = &mut *state;
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-    state.hits = run_narrow_phase(
+    run_narrow_phase(
         pool,
         &state.bodies,
         &state.candidates,
         state.reach,
         &config,
         &mut state.scratch.narrow_parts,
-        &mut state.pairs,
+        (&mut state.pairs, &mut state.weak_pairs, &mut state.hits),
     );
+    state.resolved = false;
 }

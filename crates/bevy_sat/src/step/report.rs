@@ -48,7 +48,7 @@ pub(crate) fn contact_flags<'a>(
             support_index.resize(bodies, u32::MAX);
         }
         let (a_weak, b_weak) = pair.pushes.weak();
-        let (a, b) = (pair.a, pair.b);
+        let (a, b) = pair.bodies();
         let (entity_a, entity_b) = pair.entities;
         // Each Weak body of the pair, with the direction it is pushed out (away from the other).
         for (weak, (body, me), other, out) in [
@@ -172,6 +172,15 @@ impl EventOutput<'_, '_> {
 #[inline(never)]
 fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let margin = config.contact_margin.max(0.0);
+    // Weak pairs resolution did not take (its system set is off).
+    let weak = &mut state.weak_pairs;
+    if !weak.is_empty() {
+        state.pairs.extend_from_slice(&weak.records);
+        weak.clear();
+    }
+    // Only a pair with a pushable body can have moved since the narrow phase, and only if
+    // resolution ran.
+    let resolved = state.resolved;
     let keys = &mut state.scratch.pair_keys;
     keys.clear();
     state.on_one_way.clear();
@@ -179,12 +188,12 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
     let mut any_resolved = false;
     for k in 0..state.pairs.len() {
         let pairs = &state.pairs;
-        state
-            .work
-            .prefetch_moved(&state.bodies, pairs, k + PREFETCH_DISTANCE);
+        if resolved {
+            let work = &state.work;
+            work.prefetch_moved(&state.bodies, pairs, k + PREFETCH_DISTANCE);
+        }
         let p = &pairs[k];
-        // Only a pair with a pushable body can have moved since the narrow phase.
-        let touching = if p.may_move && !state.work.keeps_narrow_contact(p, margin) {
+        let touching = if resolved && p.may_move && !state.work.keeps_narrow_contact(p, margin) {
             let contact = state.work.contact(k, &state.bodies, p, margin);
             if let Some(contact) = contact {
                 state.pairs[k].seen = Seen::Touching(contact);
@@ -206,8 +215,9 @@ fn final_contacts(config: &SatConfig, state: &mut StepState) {
             index: k as u32,
         });
         if p.one_way {
-            state.on_one_way[p.a] = true;
-            state.on_one_way[p.b] = true;
+            let (a, b) = p.bodies();
+            state.on_one_way[a] = true;
+            state.on_one_way[b] = true;
         }
     }
     sort_pairs(

@@ -22,14 +22,15 @@
 use bevy::prelude::*;
 use prefetch_index::prefetch_index;
 use sat_core::{
-    AsShape, AxisOverlap, Contact, MeasuredAxes, Shape, collide_within, exit_distance,
+    AsShape, AxisOverlap, Contact, Hit, MeasuredAxes, Shape, collide_within, exit_distance,
     least_overlap_after, measure_axes, sweep,
 };
 
 use super::islands::Islands;
+use super::narrow::FoundPairsMut;
 use super::pair_sort::{ordered_bits, sort_high_bits};
 use super::seams::{is_internal_face, open_faces};
-use super::{Body, Kind, PairContact, Pushes, Seen};
+use super::{Body, Kind, PairContact, Pushes, Seen, WeakPairs};
 use crate::config::SatConfig;
 
 /// How many pairs ahead the passes and the final contacts ask for what a pair will read
@@ -144,7 +145,8 @@ impl Work {
         let Some(pair) = pairs.get(k) else {
             return;
         };
-        for i in [pair.a, pair.b] {
+        let (a, b) = pair.bodies();
+        for i in [a, b] {
             prefetch_index(&self.moved, i);
             prefetch_index(&self.holds.len, i);
             prefetch_index(&self.holds.items, i);
@@ -156,9 +158,9 @@ impl Work {
         let reads_mighty =
             !unmoved || pair.one_way || pair.contact().is_some_and(|c| c.depth > self.slop);
         let records: &[usize] = match pair.pushes {
-            _ if !unmoved && !measured => &[pair.a, pair.b],
-            Pushes::AOutOfB if reads_mighty => &[pair.b],
-            Pushes::BOutOfA if reads_mighty => &[pair.a],
+            _ if !unmoved && !measured => &[a, b],
+            Pushes::AOutOfB if reads_mighty => &[b],
+            Pushes::BOutOfA if reads_mighty => &[a],
             _ => &[],
         };
         for &i in records {
@@ -171,8 +173,9 @@ impl Work {
     #[inline(always)]
     pub(crate) fn prefetch_versions(&self, pairs: &[PairContact], k: Option<&u32>) {
         if let Some(pair) = k.and_then(|&k| pairs.get(k as usize)) {
-            prefetch_index(&self.versions, pair.a);
-            prefetch_index(&self.versions, pair.b);
+            let (a, b) = pair.bodies();
+            prefetch_index(&self.versions, a);
+            prefetch_index(&self.versions, b);
         }
     }
 
@@ -187,7 +190,8 @@ impl Work {
             return;
         };
         prefetch_index(&self.cache, k);
-        for i in [pair.a, pair.b] {
+        let (a, b) = pair.bodies();
+        for i in [a, b] {
             prefetch_index(&self.moved, i);
             bodies[i].prefetch();
         }
@@ -201,7 +205,8 @@ impl Work {
 
     /// Whether resolution has moved neither body of `pair` this step.
     fn unmoved(&self, pair: &PairContact) -> bool {
-        self.versions[pair.a] == 0 && self.versions[pair.b] == 0
+        let (a, b) = pair.bodies();
+        self.versions[a] == 0 && self.versions[b] == 0
     }
 
     /// The overlap of pair `k` (from `a` to `b`, within `margin`) where its bodies are now (see
@@ -231,9 +236,10 @@ impl Work {
         pair: &PairContact,
         margin: f32,
     ) -> Option<Contact> {
+        let (a, b) = pair.bodies();
         match self.find(k, bodies, pair, margin)? {
             Found::Contact(c) => Some(c),
-            Found::Axis(o) => match (&bodies[pair.a].shape, &bodies[pair.b].shape) {
+            Found::Axis(o) => match (&bodies[a].shape, &bodies[b].shape) {
                 (Shape::Polygon(a), Shape::Polygon(b)) => Some(o.contact(a, b)),
                 _ => None, // only polygon pairs are measured
             },
@@ -242,8 +248,8 @@ impl Work {
 
     /// Where pair `k` (from `a` to `b`, within `margin`) overlaps now: the narrow-phase contact
     /// while neither body moved; nothing while the axis the narrow phase found between them
-    /// ([`Seen::Apart`]) still separates them; else from the pair's measured axes (see [`Work::axes`]), else (a circle
-    /// involved) computed again.
+    /// ([`Seen::Apart`]) still separates them; else from the pair's measured axes (see
+    /// [`Work::axes`]), else (a circle involved) computed again.
     fn find(
         &mut self,
         k: usize,
@@ -259,9 +265,10 @@ impl Work {
                 .filter(|c| c.depth >= -margin)
                 .map(Found::Contact);
         }
+        let (a, b) = pair.bodies();
         if let Seen::Apart(gap) = pair.seen {
             // Most pairs only near at the start stay apart: no need to measure them.
-            let relative = self.moved[pair.b].offset - self.moved[pair.a].offset;
+            let relative = self.moved[b].offset - self.moved[a].offset;
             if gap.separates_after(relative, margin) {
                 return None;
             }
@@ -269,7 +276,7 @@ impl Work {
         match self.measured(k, bodies, pair) {
             Some((axes, offset)) => least_overlap_after(axes, offset, margin).map(Found::Axis),
             None => {
-                let versions = (self.versions[pair.a], self.versions[pair.b]);
+                let versions = (self.versions[a], self.versions[b]);
                 self.recomputed(k, bodies, pair, versions, margin)
                     .map(Found::Contact)
             }
@@ -285,7 +292,8 @@ impl Work {
         pair: &PairContact,
     ) -> Option<(&[MeasuredAxes], Vec2)> {
         let cached = &mut self.cache[k];
-        let (a, b) = (&self.moved[pair.a], &self.moved[pair.b]);
+        let (i, j) = pair.bodies();
+        let (a, b) = (&self.moved[i], &self.moved[j]);
         let relative = b.offset - a.offset;
         let unapplied = b.pending - a.pending;
         if cached.step != self.step {
@@ -294,9 +302,7 @@ impl Work {
                 step: self.step,
                 ..Measured::default()
             };
-            if let (Shape::Polygon(a), Shape::Polygon(b)) =
-                (&bodies[pair.a].shape, &bodies[pair.b].shape)
-            {
+            if let (Shape::Polygon(a), Shape::Polygon(b)) = (&bodies[i].shape, &bodies[j].shape) {
                 cached.first_group = self.axes.len() as u32;
                 cached.group_count = measure_axes(a, b, &mut self.axes) as u8;
                 // The records are where they were plus their pending moves.
@@ -326,10 +332,8 @@ impl Work {
         }
         let entry = &self.recomputed[k];
         if entry.step != self.step || entry.versions != versions || margin != self.margin {
-            let (a, b) = (
-                self.shape_now(bodies, pair.a),
-                self.shape_now(bodies, pair.b),
-            );
+            let (i, j) = pair.bodies();
+            let (a, b) = (self.shape_now(bodies, i), self.shape_now(bodies, j));
             self.recomputed[k] = Recomputed {
                 step: self.step,
                 versions,
@@ -490,12 +494,10 @@ pub(crate) struct Work {
     /// Counts every move resolution makes (never reset): a pass that leaves it unchanged moved
     /// nothing.
     moves: u64,
-    /// While ordering the pairs ([`order_pairs`]): the Weak pairs, ground first: the bits of
-    /// the lower body's bottom ([`ordered_bits`]), then the pair's index, in one word.
-    weak_weak: Vec<u64>,
+    /// For sorting the Weak pairs' keys ([`order_pairs`]).
     sort_scratch: Vec<u64>,
-    /// The pairs in their new order.
-    ordered: Vec<PairContact>,
+    /// The Mighty–Weak pairs (their indices, in order): the pairs the Mighty passes visit.
+    mighty_weak: Vec<u32>,
     holds: Holds,
     /// Per Mighty–Weak pair, its push as the Mighty pass's first loop found it.
     pushes: Vec<Pushed>,
@@ -600,44 +602,48 @@ pub(crate) fn resolve_contacts(config: Res<SatConfig>, mut state: ResMut<super::
         &config,
         &mut state.bodies,
         &state.velocities,
-        &mut state.pairs,
-        state.hits > 0,
+        (&mut state.pairs, &mut state.weak_pairs, &mut state.hits),
         &mut state.work,
         &mut state.crushed,
     );
+    state.resolved = true;
 }
 
 /// Runs the whole resolution on plain data: the bodies as the narrow phase saw them (and their
-/// velocities, the same as in their records, in one array), and its pairs (whose one-way pairs
-/// the narrow phase has marked passing or not); `hits`: whether any pair has a `hit`.
+/// velocities, the same as in their records, in one array), and what it found (see
+/// [`FoundPairs`](super::narrow::FoundPairs)): its pairs, whose one-way pairs it has marked
+/// passing or not, its Weak pairs, which resolution appends to the others, and its hits.
 pub(crate) fn resolve(
     config: &SatConfig,
     bodies: &mut [Body],
     velocities: &[Vec2],
-    pairs: &mut Vec<PairContact>,
-    hits: bool,
+    (pairs, weak, hits): FoundPairsMut,
     work: &mut Work,
     crushed: &mut Vec<(Entity, Entity)>,
 ) {
     let rules = Rules::new(config);
     crushed.clear();
     debug_assert_eq!(bodies.len(), velocities.len());
-    work.start_step(velocities, pairs.len(), &rules);
+    work.start_step(velocities, pairs.len() + weak.len(), &rules);
     let moves_at_start = work.moves;
     work.rewinds.clear();
-    if hits {
-        place_at_time_of_impact(bodies, pairs, work, &rules);
+    if !hits.is_empty() {
+        place_at_time_of_impact(bodies, hits, work, &rules);
     }
 
-    let (mighty_weak, weak_weak) = order_pairs(bodies, pairs, work);
-    if mighty_weak == 0 && weak_weak.is_empty() {
+    let weak_weak = order_pairs(bodies, pairs, weak, work);
+    work.islands.build(
+        bodies.len(),
+        pairs,
+        weak_weak.clone(),
+        &mut work.mighty_weak,
+    );
+    if work.mighty_weak.is_empty() && weak_weak.is_empty() {
         if work.moves != moves_at_start {
             work.apply_moves(bodies); // placed at a time of impact
         }
         return; // nothing to push (sensors only, or nothing touching)
     }
-    work.islands
-        .build(bodies.len(), &pairs[..weak_weak.end], mighty_weak);
     work.blocked.clear();
     let mut last_pass = 0;
     for pass in 1..=rules.passes {
@@ -645,9 +651,10 @@ pub(crate) fn resolve(
         let moves = work.moves;
         work.holds.clear(bodies.len());
         work.islands.start_pass(pass);
-        mighty_pass(bodies, &pairs[..mighty_weak], work, &rules);
+        mighty_pass(bodies, pairs, work, &rules);
         let mut visited = std::mem::take(&mut work.visited_weak);
-        work.islands.visited(weak_weak.clone(), &mut visited);
+        let every = weak_weak.clone().map(|k| k as u32);
+        work.islands.visited(every, &mut visited);
         for (i, &k) in visited.iter().enumerate() {
             let k = k as usize;
             work.prefetch_versions(pairs, visited.get(i + 2 * PREFETCH_DISTANCE));
@@ -675,7 +682,7 @@ pub(crate) fn resolve(
     work.islands
         .start_pass(if rules.snap > 0.0 { 0 } else { last_pass + 1 });
     work.holds.clear(bodies.len());
-    mighty_pass(bodies, &pairs[..mighty_weak], work, &rules);
+    mighty_pass(bodies, pairs, work, &rules);
     // The crushed bodies: those the last visit of their island found held against a push.
     let islands = &work.islands;
     crushed.extend(
@@ -691,55 +698,43 @@ pub(crate) fn resolve(
     snap_to_floor(bodies, pairs, work, &rules);
 }
 
-/// Puts the pairs in the order the passes take them, so that each pass reads the pairs and
-/// their cache entries in order: first the Mighty–Weak pairs, then the Weak pairs, ground first
-/// (the pair whose lower body is lowest comes first, so support climbs a stack in one pass; ties
-/// keep the narrow phase's order), then the pairs never pushed. Returns how many Mighty–Weak
-/// pairs there are, and where the Weak pairs are.
+/// Appends the Weak pairs (`weak`, emptied) to `pairs` in the order the passes take them,
+/// ground first: the pair whose lower body is lowest comes first, so support climbs a stack in
+/// one pass; ties keep the narrow phase's order. The passes then read the pairs and their cache
+/// entries in order. Returns where the Weak pairs are.
 fn order_pairs(
     bodies: &[Body],
     pairs: &mut Vec<PairContact>,
+    weak: &mut WeakPairs,
     work: &mut Work,
-) -> (usize, core::ops::Range<usize>) {
-    let mighty_weak = |p: &PairContact| !p.passing && p.pushes.out_of_mighty();
-    let mut mighty_weak_count = 0;
-    work.weak_weak.clear();
-    for (k, p) in pairs.iter().enumerate() {
-        if mighty_weak(p) {
-            mighty_weak_count += 1;
-        } else if !p.unpushed() {
-            let rewound = |i: usize| work.versions[i] != 0;
-            let bottom = if work.rewinds.is_empty() || !(rewound(p.a) || rewound(p.b)) {
-                p.bottom
-            } else {
-                work.bottom(bodies, p.a).min(work.bottom(bodies, p.b)) // placed at a time of impact
-            };
-            // (Pair indices fit 32 bits: 2^32 pairs would take hundreds of GiB.)
-            work.weak_weak
-                .push(u64::from(ordered_bits(bottom)) << 32 | k as u64);
+) -> core::ops::Range<usize> {
+    let first = pairs.len();
+    if weak.is_empty() {
+        return first..first;
+    }
+    if !work.rewinds.is_empty() {
+        // Bodies placed at a time of impact: their bottoms are no longer the narrow phase's.
+        let rewound = |i: usize| work.versions[i] != 0;
+        for key in &mut weak.keys {
+            let (a, b) = weak.records[*key as u32 as usize].bodies();
+            if rewound(a) || rewound(b) {
+                let bottom = work.bottom(bodies, a).min(work.bottom(bodies, b));
+                *key = u64::from(ordered_bits(bottom)) << 32 | u64::from(*key as u32);
+            }
         }
     }
-    if mighty_weak_count == 0 && work.weak_weak.is_empty() {
-        return (0, 0..0); // nothing to push: the order does not matter
-    }
-    // The pair indices (low half) come in order: the bottoms alone need sorting.
-    sort_high_bits(&mut work.weak_weak, &mut work.sort_scratch, 32);
-    let ordered = &mut work.ordered;
-    ordered.clear();
-    ordered.extend(pairs.iter().filter(|p| mighty_weak(p)));
-    // The Weak records are gathered in ground-first order, from anywhere in `pairs`: each is
-    // asked for a dozen ahead.
-    let (keys, records): (&[u64], &[PairContact]) = (&work.weak_weak, pairs);
-    ordered.extend(keys.iter().enumerate().map(|(j, &key)| {
+    // The indices (low half) come in order: the bottoms alone need sorting.
+    sort_high_bits(&mut weak.keys, &mut work.sort_scratch, 32);
+    // The records are gathered from anywhere in `weak`: each is asked for a dozen ahead.
+    let (keys, records) = (&weak.keys, &weak.records);
+    pairs.extend(keys.iter().enumerate().map(|(j, &key)| {
         if let Some(&ahead) = keys.get(j + 2 * PREFETCH_DISTANCE) {
             prefetch_index(records, ahead as u32 as usize);
         }
         records[key as u32 as usize]
     }));
-    ordered.extend(pairs.iter().filter(|p| p.unpushed()));
-    std::mem::swap(pairs, ordered);
-    let weak_weak = mighty_weak_count..mighty_weak_count + work.weak_weak.len();
-    (mighty_weak_count, weak_weak)
+    weak.clear();
+    first..pairs.len()
 }
 
 /// The outward direction (world) of a solid side of one-way platform `m` on which `w` was at
@@ -771,36 +766,36 @@ pub(crate) fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
 /// rewinds start cleared ([`resolve`] clears them, whether or not a pair has a hit).
 fn place_at_time_of_impact(
     bodies: &mut [Body],
-    pairs: &[PairContact],
+    hits: &[(PairContact, Hit)],
     work: &mut Work,
     rules: &Rules,
 ) {
     let rewinds = &mut work.rewinds;
-    for p in pairs {
-        let Some(hit) = p.hit else { continue };
+    for &(p, hit) in hits {
         if p.unpushed() {
             continue;
         }
-        let (a, b) = (&bodies[p.a], &bodies[p.b]);
+        let (i, j) = p.bodies();
+        let (a, b) = (&bodies[i], &bodies[j]);
         let late = 1.0 - hit.toi;
         let n = hit.normal; // from a to b
         let relative = a.motion() - b.motion();
         match (a.kind, b.kind) {
             (Kind::Weak, Kind::Mighty) => {
                 if one_way_allows(a, b, n, rules) {
-                    rewinds.push((p.a, hit.toi, n * (relative.dot(n) * late), n));
+                    rewinds.push((i, hit.toi, n * (relative.dot(n) * late), n));
                 }
             }
             (Kind::Mighty, Kind::Weak) => {
                 if one_way_allows(b, a, -n, rules) {
-                    rewinds.push((p.b, hit.toi, -n * (relative.dot(n) * late), -n));
+                    rewinds.push((j, hit.toi, -n * (relative.dot(n) * late), -n));
                 }
             }
             _ => {
                 let approach_a = a.motion().dot(n).max(0.0);
                 let approach_b = (-b.motion().dot(n)).max(0.0);
-                rewinds.push((p.a, hit.toi, n * (approach_a * late), n));
-                rewinds.push((p.b, hit.toi, -n * (approach_b * late), -n));
+                rewinds.push((i, hit.toi, n * (approach_a * late), n));
+                rewinds.push((j, hit.toi, -n * (approach_b * late), -n));
             }
         }
     }
@@ -893,11 +888,8 @@ fn mighty_weak_push(
 ) -> (usize, Entity, Option<Push>) {
     let pair = &pairs[k];
     let weak_is_a = pair.pushes == Pushes::AOutOfB;
-    let (w, m) = if weak_is_a {
-        (pair.a, pair.b)
-    } else {
-        (pair.b, pair.a)
-    };
+    let (a, b) = pair.bodies();
+    let (w, m) = if weak_is_a { (a, b) } else { (b, a) };
     let contact = work
         .overlap(k, bodies, pair, rules.margin)
         .map(|c| if weak_is_a { c } else { c.flipped() });
@@ -911,12 +903,13 @@ fn mighty_weak_push(
 
 /// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
 /// drive a body into another Mighty body it touches is refused whatever the pair order; such
-/// pushes are recorded in [`Work::blocked`]. `pairs`: the Mighty–Weak pairs, which
-/// [`order_pairs`] put first (so their indices are the contact cache's).
+/// pushes are recorded in [`Work::blocked`]. Visits the Mighty–Weak pairs of `pairs` (listed
+/// in [`Work::mighty_weak`]) that the pass under way visits.
 fn mighty_pass(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, rules: &Rules) {
     work.pushes.clear();
     let mut visited = std::mem::take(&mut work.visited_mighty);
-    work.islands.visited(0..pairs.len(), &mut visited);
+    let every = work.mighty_weak.iter().copied();
+    work.islands.visited(every, &mut visited);
     for (i, &k) in visited.iter().enumerate() {
         let k = k as usize;
         work.prefetch_versions(pairs, visited.get(i + 2 * PREFETCH_DISTANCE));
@@ -976,16 +969,17 @@ fn split_weak_pair(pair: &PairContact, contact: Option<Overlap>, work: &mut Work
         return;
     };
     let n = contact.normal; // from a to b: a is pushed along -n, b along +n
+    let (a, b) = pair.bodies();
     let holds = &mut work.holds;
-    let a_held = holds.blocks(pair.a, -n);
-    let b_held = holds.blocks(pair.b, n);
+    let a_held = holds.blocks(a, -n);
+    let b_held = holds.blocks(b, n);
     if contact.depth > rules.slop {
         if a_held && b_held {
             // Each would be pushed into what holds it, then pushed back by it: a body squeezed
             // between two held ones would swing from one to the other in every pass. Neither
             // moves; they only stop moving into each other.
-            work.stop_along(pair.a, n);
-            work.stop_along(pair.b, -n);
+            work.stop_along(a, n);
+            work.stop_along(b, -n);
             return;
         }
         let share_a = match (a_held, b_held) {
@@ -993,16 +987,16 @@ fn split_weak_pair(pair: &PairContact, contact: Option<Overlap>, work: &mut Work
             (false, true) => 1.0,
             (false, false) => 0.5,
         };
-        work.shift(pair.a, -n * contact.depth * share_a);
-        work.shift(pair.b, n * contact.depth * (1.0 - share_a));
-        work.stop_along(pair.a, n);
-        work.stop_along(pair.b, -n);
+        work.shift(a, -n * contact.depth * share_a);
+        work.shift(b, n * contact.depth * (1.0 - share_a));
+        work.stop_along(a, n);
+        work.stop_along(b, -n);
     }
     let holds = &mut work.holds;
     if a_held && !b_held {
-        holds.add(pair.b, -n, None);
+        holds.add(b, -n, None);
     } else if b_held && !a_held {
-        holds.add(pair.a, n, None);
+        holds.add(a, n, None);
     }
 }
 
@@ -1028,10 +1022,11 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
     work.snaps.resize(bodies.len(), None);
     let drop = Vec2::NEG_Y * rules.snap;
     for p in pairs {
-        if p.passing || !bodies[p.a].resolves_with(&bodies[p.b]) {
+        let (a, b) = p.bodies();
+        if p.passing || !bodies[a].resolves_with(&bodies[b]) {
             continue;
         }
-        for (w, o) in [(p.a, p.b), (p.b, p.a)] {
+        for (w, o) in [(a, b), (b, a)] {
             let (body, other) = (&bodies[w], &bodies[o]);
             if !eligible(w, body) || (other.one_way.is_some() && !above_top(body, other, rules)) {
                 continue;

@@ -147,73 +147,9 @@ impl Islands {
 
 #[cfg(test)]
 mod tests {
-    use bevy::prelude::*;
-    use sat_core::{ConvexPolygon, Pose, Shape};
-
     use super::*;
-    use crate::components::OneWayPlatform;
-    use crate::config::SatConfig;
-    use crate::step::narrow::{FoundPairs, test_pairs};
     use crate::step::resolve::{Work, resolve};
-    use crate::step::test_rng::Rng;
-    use crate::step::{Body, Kind};
-
-    fn body(
-        index: u32,
-        polygon: ConvexPolygon,
-        position: Vec2,
-        velocity: Vec2,
-        kind: Kind,
-    ) -> Body {
-        let entity = Entity::from_raw_u32(index).expect("a small index");
-        let shape = polygon
-            .transformed(&Pose::from_translation(position))
-            .expect("a small shape near the origin places");
-        let shape = Shape::Polygon(shape);
-        let size = shape.aabb().size().min_element();
-        let mut body = Body::new(entity, shape);
-        body.position = position;
-        body.start = position - velocity / 60.0;
-        body.velocity = velocity;
-        body.kind = kind;
-        body.size = size;
-        body
-    }
-
-    /// A crowd of boxes and regular polygons dropped on top of each other among static boxes,
-    /// some of them one-way platforms, and what the narrow phase finds among them.
-    fn crowd(seed: u64) -> (Vec<Body>, FoundPairs, SatConfig) {
-        let mut rng = Rng(seed);
-        let mut bodies = Vec::new();
-        for i in 0..300 {
-            let polygon = if i % 3 == 0 {
-                ConvexPolygon::regular(3 + i as usize % 6, rng.range(3.0, 7.0))
-            } else {
-                ConvexPolygon::rectangle(rng.range(4.0, 12.0), rng.range(4.0, 12.0))
-            };
-            let position = Vec2::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0));
-            let velocity = Vec2::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0));
-            bodies.push(body(i, polygon, position, velocity, Kind::Weak));
-        }
-        for i in 300..320 {
-            let polygon = ConvexPolygon::rectangle(rng.range(10.0, 40.0), 4.0);
-            let position = Vec2::new(rng.range(-60.0, 60.0), rng.range(-60.0, 60.0));
-            let mut platform = body(i, polygon, position, Vec2::ZERO, Kind::Mighty);
-            platform.one_way = (i % 4 == 0).then(OneWayPlatform::default);
-            bodies.push(platform);
-        }
-        let config = SatConfig {
-            passes: 8,
-            ..default()
-        };
-        let candidates: Vec<_> = (0..bodies.len())
-            .flat_map(|a| (a + 1..bodies.len()).map(move |b| (a, b)))
-            .collect();
-        let mut found = FoundPairs::default();
-        let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
-        test_pairs(&bodies, &candidates, 1.0, &config, out);
-        (bodies, found, config)
-    }
+    use crate::step::test_crowd::crowd;
 
     /// Visiting only the islands that moved in the pass before gives exactly what visiting
     /// every pair gives: the same positions, velocities and crushed bodies, bit for bit (with

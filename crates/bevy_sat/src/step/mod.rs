@@ -10,6 +10,8 @@ pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod seams;
 #[cfg(test)]
+mod test_crowd;
+#[cfg(test)]
 mod test_rng;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};

@@ -212,3 +212,39 @@ pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>)
     );
     state.resolved = false;
 }
+
+#[cfg(test)]
+mod tests {
+    use bevy::tasks::TaskPoolBuilder;
+
+    use super::*;
+    use crate::step::test_crowd::{crowd, every_pair};
+
+    /// The narrow phase run in parts on several threads finds what it finds in one go, in the
+    /// same order: the pairs, the Weak pairs with their keys (renumbered as the parts are
+    /// joined), and the hits.
+    #[test]
+    fn the_narrow_phase_in_parts_finds_the_same() {
+        let (bodies, whole, config) = crowd(11);
+        let candidates = every_pair(bodies.len());
+        let pool = TaskPoolBuilder::new().num_threads(2).build();
+        let (mut parts, mut found) = (Vec::new(), FoundPairs::default());
+        let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
+        run_narrow_phase(&pool, &bodies, &candidates, 1.0, &config, &mut parts, out);
+        assert!(parts.len() > 1, "the candidates were split");
+        let entities =
+            |pairs: &[PairContact]| -> Vec<_> { pairs.iter().map(|p| p.entities).collect() };
+        assert_eq!(entities(&found.pairs), entities(&whole.pairs));
+        assert_eq!(entities(&found.weak.records), entities(&whole.weak.records));
+        assert_eq!(found.weak.keys, whole.weak.keys);
+        assert!(!whole.weak.records.is_empty() && whole.pairs.len() > 20);
+        let hits = |found: &FoundPairs| {
+            found
+                .hits
+                .iter()
+                .map(|(p, hit)| (p.entities, hit.toi.to_bits()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(hits(&found), hits(&whole));
+    }
+}

@@ -222,11 +222,17 @@ mod tests {
 
     /// The narrow phase run in parts on several threads finds what it finds in one go, in the
     /// same order: the pairs, the Weak pairs with their keys (renumbered as the parts are
-    /// joined), and the hits.
+    /// joined), and the hits (every fifth body of the crowd made fast, so that there are some).
     #[test]
     fn the_narrow_phase_in_parts_finds_the_same() {
-        let (bodies, whole, config) = crowd(11);
+        let (mut bodies, _, config) = crowd(11);
+        for body in bodies.iter_mut().step_by(5) {
+            body.start = body.position - Vec2::new(30.0, 0.0);
+        }
         let candidates = every_pair(bodies.len());
+        let mut whole = FoundPairs::default();
+        let out = (&mut whole.pairs, &mut whole.weak, &mut whole.hits);
+        test_pairs(&bodies, &candidates, 1.0, &config, out);
         let pool = TaskPoolBuilder::new().num_threads(2).build();
         let (mut parts, mut found) = (Vec::new(), FoundPairs::default());
         let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
@@ -238,6 +244,10 @@ mod tests {
         assert_eq!(entities(&found.weak.records), entities(&whole.weak.records));
         assert_eq!(found.weak.keys, whole.weak.keys);
         assert!(!whole.weak.records.is_empty() && whole.pairs.len() > 20);
+        assert!(
+            !whole.hits.is_empty(),
+            "some fast pairs met during the step"
+        );
         let hits = |found: &FoundPairs| {
             found
                 .hits

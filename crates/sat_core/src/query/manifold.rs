@@ -64,17 +64,12 @@ pub(crate) fn clip_manifold(
     depth: f32,
     face: Option<usize>,
 ) -> Contact {
-    let n_ref = reference.len as usize;
-    let n_inc = incident.len as usize;
     let face = face.unwrap_or_else(|| most_aligned(reference, normal));
     let face_normal = reference.normals[face];
     let r1 = reference.vertices[face];
-    let r2 = reference.vertices[(face + 1) % n_ref];
+    let r2 = reference.edge_end(face);
     let edge = most_aligned(incident, -face_normal);
-    let segment = [
-        incident.vertices[edge],
-        incident.vertices[(edge + 1) % n_inc],
-    ];
+    let segment = [incident.vertices[edge], incident.edge_end(edge)];
     // Measure from r1 for precision far from the origin.
     let tangent = face_normal.perp(); // along r1 → r2 for a counter-clockwise polygon
     let local = [segment[0] - r1, segment[1] - r1];

@@ -281,6 +281,14 @@ impl ConvexPolygon {
         &self.vertices[..self.len as usize]
     }
 
+    /// The vertex that ends edge `i` (`i + 1`, or the first for the last edge). The slots past
+    /// `len` repeat the first vertex, so it is one slot on modulo [`MAX_VERTICES`], a constant:
+    /// no division by `len`, which a hot loop would wait on.
+    #[inline]
+    pub(crate) fn edge_end(&self, i: usize) -> Vec2 {
+        self.vertices[(i + 1) % MAX_VERTICES]
+    }
+
     /// The outward unit normals; `normals()[i]` belongs to the edge `vertices()[i] →
     /// vertices()[i + 1]` (wrapping around).
     #[inline]

@@ -227,30 +227,35 @@ pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Optio
 ///
 /// A polygon's extent on its own axis takes two dot products (its edge vertex and the
 /// antipode); only the other polygon is projected vertex by vertex, over a fixed number of
-/// slots chosen once per pair: 4 when neither has more than 4 corners (boxes), else 8.
+/// slots chosen once per pair for each polygon: 4 for one with no more than 4 corners (a box,
+/// a triangle), else 8. (A box against an octagon is projected on the octagon's axes over its
+/// 4 slots, not over 8 of which 4 repeat a corner.)
 #[inline]
 pub(crate) fn each_axis(
     a: &ConvexPolygon,
     b: &ConvexPolygon,
     weigh: impl FnMut((Vec2, u8), (f32, f32), bool) -> bool,
 ) -> bool {
-    if a.len <= 4 && b.len <= 4 {
-        each_axis_over::<4>(a, b, weigh)
-    } else {
-        each_axis_over::<MAX_VERTICES>(a, b, weigh)
+    const ALL: usize = MAX_VERTICES;
+    match (a.len <= 4, b.len <= 4) {
+        (true, true) => each_axis_over::<4, 4>(a, b, weigh),
+        (true, false) => each_axis_over::<4, ALL>(a, b, weigh),
+        (false, true) => each_axis_over::<ALL, 4>(a, b, weigh),
+        (false, false) => each_axis_over::<ALL, ALL>(a, b, weigh),
     }
 }
 
-/// [`each_axis`] with every vertex and edge of both polygons in their first `SLOTS` slots.
+/// [`each_axis`] with every vertex and edge of A in its first `A_SLOTS` slots, and of B in its
+/// first `B_SLOTS`.
 #[inline]
-fn each_axis_over<const SLOTS: usize>(
+fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
     a: &ConvexPolygon,
     b: &ConvexPolygon,
     mut weigh: impl FnMut((Vec2, u8), (f32, f32), bool) -> bool,
 ) -> bool {
     let origin = a.vertices[0];
     // Both polygons relative to A's first vertex, laid out once for all the axes.
-    let (a_lanes, b_lanes) = (a.lanes::<SLOTS>(origin), b.lanes::<SLOTS>(origin));
+    let (a_lanes, b_lanes) = (a.lanes::<A_SLOTS>(origin), b.lanes::<B_SLOTS>(origin));
     for i in a.axis_indices() {
         let axis = a.normals[i];
         let out = exits(a.own_extent_from(origin, i), b_lanes.project(axis));
@@ -260,7 +265,7 @@ fn each_axis_over<const SLOTS: usize>(
     }
     for i in b.axis_indices() {
         let axis = b.normals[i];
-        if a.has_axis::<SLOTS>(axis) {
+        if a.has_axis::<A_SLOTS>(axis) {
             continue;
         }
         let out = exits(a_lanes.project(axis), b.own_extent_from(origin, i));

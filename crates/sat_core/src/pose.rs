@@ -4,7 +4,8 @@ use core::fmt;
 
 use glam::Vec2;
 
-use crate::shape::{Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape};
+use crate::Aabb;
+use crate::shape::{Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape, extent_of};
 
 /// Where a shape is in the world: its local vertices are scaled, then rotated, then translated.
 ///
@@ -150,8 +151,19 @@ impl ConvexPolygon {
     }
 
     /// Writes this (local) polygon placed by `pose` into `out`, reusing its storage: the way to
-    /// compute world shapes once per body per step without allocating. On error `out` is left
-    /// unchanged.
+    /// compute world shapes once per body per step without allocating. Returns the placed
+    /// polygon's AABB (what [`Shape::aabb`] gives for it), found on the way: a broad phase
+    /// needs it next, and the vertices are at hand. On error `out` is left unchanged.
+    ///
+    /// ```
+    /// # use sat_core::{ConvexPolygon, Pose, Shape}; use glam::Vec2;
+    /// let local = ConvexPolygon::rectangle(2.0, 1.0);
+    /// let mut world = local;
+    /// let aabb = local.transform_into(&Pose::from_translation(Vec2::new(5.0, 0.0)), &mut world)?;
+    /// assert_eq!((aabb.min, aabb.max), (Vec2::new(4.0, -0.5), Vec2::new(6.0, 0.5)));
+    /// assert_eq!(aabb, Shape::from(world).aabb());
+    /// # Ok::<(), sat_core::TransformError>(())
+    /// ```
     ///
     /// # Errors
     /// As [`ConvexPolygon::transformed`].
@@ -159,7 +171,7 @@ impl ConvexPolygon {
         &self,
         pose: &Pose,
         out: &mut ConvexPolygon,
-    ) -> Result<(), TransformError> {
+    ) -> Result<Aabb, TransformError> {
         pose.check()?;
         if pose.rotation == Vec2::X && pose.scale == Vec2::ONE {
             return self.translate_into(pose.translation, out);
@@ -175,7 +187,7 @@ impl ConvexPolygon {
         }
         if let Outline::Merged(rebuilt) = check_placed(&vertices[..n])? {
             *out = rebuilt;
-            return Ok(());
+            return Ok(extent_aabb(out));
         }
         let mut axis_mask = 0u16;
         if pose.scale == Vec2::ONE {
@@ -207,13 +219,13 @@ impl ConvexPolygon {
         let radius = self.radius * pose.scale.abs().max_element();
         *out =
             ConvexPolygon::from_parts(&vertices[..n], &normals[..n], axis_mask, centroid, radius);
-        Ok(())
+        Ok(extent_aabb(out))
     }
 }
 
 impl ConvexPolygon {
     /// `transform_into` for a translation only: the common case of an unrotated, unscaled body.
-    fn translate_into(&self, by: Vec2, out: &mut ConvexPolygon) -> Result<(), TransformError> {
+    fn translate_into(&self, by: Vec2, out: &mut ConvexPolygon) -> Result<Aabb, TransformError> {
         let n = self.len as usize;
         // All of them, padding included: it stays a copy of vertex 0.
         let mut vertices = self.vertices;
@@ -225,7 +237,7 @@ impl ConvexPolygon {
             && let Outline::Merged(rebuilt) = check_placed(&vertices[..n])?
         {
             *out = rebuilt;
-            return Ok(());
+            return Ok(extent_aabb(out));
         }
         out.vertices = vertices;
         (out.bound, out.min_step) = bounds;
@@ -235,8 +247,15 @@ impl ConvexPolygon {
         out.antipodes = self.antipodes;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
-        Ok(())
+        let (min, max) = extent_of(vertices);
+        Ok(Aabb { min, max })
     }
+}
+
+/// The AABB of a placed polygon (as [`Shape::aabb`] gives it).
+fn extent_aabb(polygon: &ConvexPolygon) -> Aabb {
+    let (min, max) = polygon.extent();
+    Aabb { min, max }
 }
 
 /// What [`check_placed`] found in a placed outline.
@@ -297,20 +316,21 @@ impl Shape {
     }
 
     /// Writes this (local) shape placed by `pose` into `out`, reusing its storage when it holds
-    /// the same kind of shape. On error `out` is left unchanged.
+    /// the same kind of shape, and returns its AABB (as [`ConvexPolygon::transform_into`]
+    /// does). On error `out` is left unchanged.
     ///
     /// # Errors
     /// As [`Shape::transformed`].
-    pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<(), TransformError> {
+    pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<Aabb, TransformError> {
         match (self, out) {
             (Shape::Polygon(local), Shape::Polygon(world)) => local.transform_into(pose, world),
             (Shape::Polygon(local), out) => {
                 *out = Shape::Polygon(local.transformed(pose)?);
-                Ok(())
+                Ok(out.aabb())
             }
             (Shape::Circle(local), out) => {
                 *out = Shape::Circle(local.transformed(pose)?);
-                Ok(())
+                Ok(out.aabb())
             }
         }
     }

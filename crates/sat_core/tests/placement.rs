@@ -117,10 +117,20 @@ fn projection_of(vertices: &[Vec2], axis: Vec2) -> (f32, f32) {
         })
 }
 
+/// The lowest and highest coordinates of `vertices`, one vertex at a time.
+fn bounds_of(vertices: &[Vec2]) -> (Vec2, Vec2) {
+    vertices
+        .iter()
+        .fold((Vec2::INFINITY, Vec2::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(*v), hi.max(*v))
+        })
+}
+
 proptest! {
     /// Placing into storage that held another polygon (of more corners, say) keeps nothing of
     /// it: after every placement, turned and scaled or only moved, and after every move in
-    /// place, the polygon projects exactly like the vertices it reports.
+    /// place, the polygon projects exactly like the vertices it reports. The box the placement
+    /// returns is the one those vertices span.
     #[test]
     fn a_reused_slot_projects_like_the_vertices_it_holds(
         placements in prop::collection::vec(
@@ -138,9 +148,10 @@ proptest! {
             } else {
                 Pose::from_translation(Vec2::new(x, y))
             };
-            if polygon.transform_into(&pose, &mut slot).is_err() {
+            let Ok(aabb) = polygon.transform_into(&pose, &mut slot) else {
                 continue; // left unchanged, still valid
-            }
+            };
+            prop_assert_eq!((aabb.min, aabb.max), bounds_of(slot.vertices()));
             prop_assert_eq!(slot.project(axis), projection_of(slot.vertices(), axis));
             slot.translate(Vec2::from(moved_by));
             prop_assert_eq!(slot.project(axis), projection_of(slot.vertices(), axis));

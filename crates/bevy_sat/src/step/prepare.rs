@@ -115,21 +115,25 @@ pub(crate) fn prepare_bodies(
         // Place the shape straight into a body slot kept from the last step when there is one:
         // no copy of the whole shape per body.
         let slot = count;
+        // (With the placed shape's AABB, found on the way.)
         let placed = match state.bodies.get_mut(slot) {
             Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
             None => collider.shape().transformed(&pose).map(|shape| {
                 state.bodies.push(Body::new(entity, shape));
+                shape.aabb()
             }),
         };
-        if let Err(error) = placed {
-            if warnings.unplaceable.insert(entity) {
-                warn!("{entity}'s collider cannot be placed ({error}): it is left out");
+        let aabb = match placed {
+            Ok(aabb) => aabb,
+            Err(error) => {
+                if warnings.unplaceable.insert(entity) {
+                    warn!("{entity}'s collider cannot be placed ({error}): it is left out");
+                }
+                continue;
             }
-            continue;
-        }
+        };
         count += 1;
         let body = &mut state.bodies[slot];
-        let aabb = body.shape.aabb();
         let support = flags
             .and_then(|f| f.standing_on())
             .filter(|_| kind == Kind::Weak);

@@ -406,11 +406,7 @@ impl ConvexPolygon {
     /// AABB. Over all `MAX_VERTICES` slots, reduced as a tree, like [`SlotLanes::project`].
     #[inline]
     pub(crate) fn extent(&self) -> (Vec2, Vec2) {
-        let v = self.vertices;
-        (
-            tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
-            tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
-        )
+        extent_of(self.vertices)
     }
 
     /// The vertex farthest along `direction`, and its index.
@@ -483,6 +479,16 @@ impl ConvexPolygon {
             (self.vertices[i] - origin).dot(axis),
         )
     }
+}
+
+/// [`ConvexPolygon::extent`] of a polygon whose vertex slots are `v`: for a caller that holds
+/// them in hand (placing a polygon), without reading them back.
+#[inline]
+pub(crate) fn extent_of(v: [Vec2; MAX_VERTICES]) -> (Vec2, Vec2) {
+    (
+        tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
+        tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
+    )
 }
 
 /// The smaller of two finite values: a plain comparison, a single min instruction (the NaN

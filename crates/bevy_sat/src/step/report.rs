@@ -308,19 +308,23 @@ pub(crate) fn write_back(
     let state = &mut *state;
     final_contacts(&config, state);
     let mut next = 0;
-    for (entity, mut transform, velocity, flags) in &mut targets {
-        if let Some(ahead) = state.bodies.get(next + HEADER_PREFETCH_DISTANCE) {
-            ahead.prefetch_header();
-        }
-        let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
-            continue;
-        };
-        write_body(body, state.flags.get(next), &mut transform, velocity, flags);
-        if body.drop_through && !state.on_one_way[next] {
-            commands.entity(body.entity).remove::<DropThrough>();
-        }
-        next += 1;
-    }
+    // `for_each`, not a `for` loop: Bevy's query iterator walks its tables in one fold then,
+    // instead of keeping its position on the stack between the calls of `next`.
+    targets
+        .iter_mut()
+        .for_each(|(entity, mut transform, velocity, flags)| {
+            if let Some(ahead) = state.bodies.get(next + HEADER_PREFETCH_DISTANCE) {
+                ahead.prefetch_header();
+            }
+            let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
+                return;
+            };
+            write_body(body, state.flags.get(next), &mut transform, velocity, flags);
+            if body.drop_through && !state.on_one_way[next] {
+                commands.entity(body.entity).remove::<DropThrough>();
+            }
+            next += 1;
+        });
     for (k, body) in state.bodies.iter().enumerate().skip(next) {
         if let Ok((_, mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) {
             write_body(

@@ -468,6 +468,55 @@ fn walking_down_a_slope_stays_on_it() {
     assert!(airborne > 0, "the test would pass without snapping");
 }
 
+/// A walk off a step 3 units high, slow enough that the body moves about half a unit per
+/// step: the lower floor is within the snap distance (4) but further than any body moves in a
+/// step. The body is pulled down onto it at once and never leaves the ground. (The broad
+/// phase once grew boxes by the step's motion only, so a floor further below than that was
+/// never a candidate pair, and the body fell instead.)
+#[test]
+fn walking_off_a_small_step_snaps_down_onto_the_floor_below() {
+    let walk = |config: SatConfig| {
+        let mut app = app_with(config);
+        // The upper floor ends at x = 0, 3 above the lower one, which runs on to the right.
+        mighty(
+            &mut app,
+            ConvexCollider::rectangle(200.0, 20.0),
+            -100.0,
+            -7.0,
+        );
+        mighty(
+            &mut app,
+            ConvexCollider::rectangle(200.0, 20.0),
+            100.0,
+            -10.0,
+        );
+        let body = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), -30.0, 8.0);
+        run(&mut app, 30);
+        assert!(flags(&app, body).on_floor());
+        let mut airborne = 0;
+        for _ in 0..90 {
+            app.world_mut().get_mut::<Velocity>(body).unwrap().x = 30.0;
+            app.update();
+            airborne += usize::from(!flags(&app, body).on_floor());
+        }
+        (airborne, position(&app, body))
+    };
+    let (airborne, at) = walk(SatConfig {
+        gravity: Vec2::new(0.0, G),
+        floor_snap_distance: 4.0,
+        ..default()
+    });
+    assert_eq!(airborne, 0, "left the ground; ended at {at}");
+    assert!(at.x > 10.0, "walked off the step: {at}");
+    assert!((at.y - 5.0).abs() < 0.02, "stands on the lower floor: {at}");
+    // Without snapping the body falls the 3 units: the test would not pass without it.
+    let (airborne, _) = walk(SatConfig {
+        gravity: Vec2::new(0.0, G),
+        ..default()
+    });
+    assert!(airborne > 0, "the test would pass without snapping");
+}
+
 #[test]
 fn crushed_between_mighty_bodies_is_reported_and_not_pushed_into_either() {
     let mut app = platformer_app();

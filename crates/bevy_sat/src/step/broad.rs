@@ -104,6 +104,18 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     broad.solid_mighty.reset(count);
     broad.seamable.reset(count);
     broad.custom_layers.reset(count);
+    // Resolution may push a Weak body up to `reach` (the longest motion of the step) beyond
+    // its own sweep, and snap it down by the floor snap distance: the narrow phase keeps a
+    // pair resolution may push within their sum (see `narrow::test_pair`). Both sides of such
+    // a pair, Weak or solid Mighty, grow by half of it, so that the sweep finds such pairs that
+    // near, and no further. (Growing only the Weak side by `reach` found a floor further below
+    // than that too late to snap onto, and two Weak bodies up to twice as far apart, only for
+    // the narrow phase to drop them.)
+    let grow = if state.any_pushable {
+        0.5 * (state.reach + config.floor_snap_distance.max(0.0))
+    } else {
+        0.0
+    };
     let mut same_order = count == broad.last.len();
     // Every body in the slot of its own index (the usual steady state when entities came in
     // one batch): then a slot is a body index, without a lookup per pair.
@@ -133,9 +145,8 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
         }
         broad.slot_body[slot as usize] = i as u32;
         slot_is_index &= slot as usize == i;
-        // A Weak body can be pushed up to `reach` beyond its own sweep during resolution.
-        let aabb = if input.pushable {
-            input.swept.grown(state.reach)
+        let aabb = if input.pushable || input.solid_mighty {
+            input.swept.grown(grow)
         } else {
             input.swept
         };

@@ -353,3 +353,56 @@ fn of_two_level_floors_the_first_in_entity_order_is_stood_on() {
         }
     }
 }
+
+/// A Mighty body that neither moves by a velocity nor changes is not placed again each step
+/// (its world shape is kept): one the game moves, turns, or gives another collider, is where
+/// and what the game made it from the next step on.
+#[test]
+fn static_scenery_moved_or_reshaped_by_the_game_is_placed_anew() {
+    let mut app = app();
+    // A ledge 20 wide, its top at y = 0, and a box resting on it.
+    let ledge = mighty(&mut app, ConvexCollider::rectangle(20.0, 10.0), 0.0, -5.0);
+    let resting = weak(&mut app, ConvexCollider::rectangle(4.0, 4.0), 0.0, 2.0);
+    run(&mut app, 10);
+    assert_eq!(position(&app, resting), Vec2::new(0.0, 2.0));
+    assert!(flags(&app, resting).on_floor());
+    // Moved up by 1 by the game: the box is pushed up with it, onto its new top.
+    app.world_mut()
+        .get_mut::<Transform>(ledge)
+        .unwrap()
+        .translation
+        .y += 1.0;
+    run(&mut app, 1);
+    assert_eq!(position(&app, resting), Vec2::new(0.0, 3.0));
+    assert_eq!(flags(&app, resting).standing_on(), Some(ledge));
+    run(&mut app, 10);
+    assert_eq!(position(&app, resting), Vec2::new(0.0, 3.0), "and stays");
+    // Made 2 units taller (its top at y = 2): the box is pushed up onto it again.
+    app.world_mut()
+        .entity_mut(ledge)
+        .insert(ConvexCollider::rectangle(20.0, 14.0));
+    run(&mut app, 1);
+    assert_eq!(position(&app, resting), Vec2::new(0.0, 5.0));
+    // Turned a quarter where it stands (20 tall now, its top at y = 6): pushed up again.
+    app.world_mut()
+        .get_mut::<Transform>(ledge)
+        .unwrap()
+        .rotation = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
+    run(&mut app, 1);
+    let at = position(&app, resting);
+    assert!(
+        (at - Vec2::new(0.0, 8.0)).length() < 1e-4,
+        "on the turned ledge: {at}"
+    );
+    // Moved away sideways: the box no longer touches it.
+    app.world_mut()
+        .get_mut::<Transform>(ledge)
+        .unwrap()
+        .translation
+        .x = 100.0;
+    run(&mut app, 1);
+    assert!(
+        !flags(&app, resting).on_floor(),
+        "nothing under it any more"
+    );
+}

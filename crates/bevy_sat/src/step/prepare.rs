@@ -17,8 +17,8 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
     's,
     (
         Entity,
-        &'static ConvexCollider,
-        &'static Transform,
+        Ref<'static, ConvexCollider>,
+        Ref<'static, Transform>,
         Option<&'static Velocity>,
         Has<Mighty>,
         Has<Weak>,
@@ -105,7 +105,7 @@ pub(crate) fn prepare_bodies(
             continue;
         }
         let motion = v * dt;
-        let Some(mut pose) = pose_of(transform) else {
+        let Some(mut pose) = pose_of(&transform) else {
             if warnings.unplaceable.insert(entity) {
                 warn!("{entity} has a non-finite or out-of-plane rotation: it is left out");
             }
@@ -115,8 +115,15 @@ pub(crate) fn prepare_bodies(
         // Place the shape straight into a body slot kept from the last step when there is one:
         // no copy of the whole shape per body.
         let slot = count;
+        // Neither moved by its velocity nor changed since the last step (static scenery, most
+        // of a level): if its slot holds it as placed then, where it still is, the world shape
+        // is already in place. (Resolution never moves a body without writing its transform.)
+        let unchanged = motion == Vec2::ZERO && !transform.is_changed() && !collider.is_changed();
         // (With the placed shape's AABB, found on the way.)
         let placed = match state.bodies.get_mut(slot) {
+            Some(body) if unchanged && body.entity == entity && body.position == start => {
+                Ok(body.shape.aabb())
+            }
             Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
             None => collider.shape().transformed(&pose).map(|shape| {
                 state.bodies.push(Body::new(entity, shape));

@@ -5,7 +5,7 @@ use core::fmt;
 use glam::Vec2;
 
 use crate::Aabb;
-use crate::shape::{Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape, extent_of};
+use crate::shape::{Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape, aabb_of};
 
 /// Where a shape is in the world: its local vertices are scaled, then rotated, then translated.
 ///
@@ -187,7 +187,7 @@ impl ConvexPolygon {
         }
         if let Outline::Merged(rebuilt) = check_placed(&vertices[..n])? {
             *out = rebuilt;
-            return Ok(extent_aabb(out));
+            return Ok(out.aabb());
         }
         let mut axis_mask = 0u16;
         if pose.scale == Vec2::ONE {
@@ -219,7 +219,7 @@ impl ConvexPolygon {
         let radius = self.radius * pose.scale.abs().max_element();
         *out =
             ConvexPolygon::from_parts(&vertices[..n], &normals[..n], axis_mask, centroid, radius);
-        Ok(extent_aabb(out))
+        Ok(out.aabb())
     }
 }
 
@@ -237,7 +237,7 @@ impl ConvexPolygon {
             && let Outline::Merged(rebuilt) = check_placed(&vertices[..n])?
         {
             *out = rebuilt;
-            return Ok(extent_aabb(out));
+            return Ok(out.aabb());
         }
         out.vertices = vertices;
         (out.bound, out.min_step) = bounds;
@@ -247,15 +247,8 @@ impl ConvexPolygon {
         out.antipodes = self.antipodes;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
-        let (min, max) = extent_of(vertices);
-        Ok(Aabb { min, max })
+        Ok(aabb_of(vertices))
     }
-}
-
-/// The AABB of a placed polygon (as [`Shape::aabb`] gives it).
-fn extent_aabb(polygon: &ConvexPolygon) -> Aabb {
-    let (min, max) = polygon.extent();
-    Aabb { min, max }
 }
 
 /// What [`check_placed`] found in a placed outline.

@@ -123,6 +123,16 @@ pub(crate) type FoundPairsMut<'a> = (
     &'a mut Vec<(PairContact, Hit)>,
 );
 
+impl FoundPairs {
+    /// Its three lists, emptied (keeping their storage), to be filled.
+    pub(crate) fn cleared(&mut self) -> FoundPairsMut<'_> {
+        self.pairs.clear();
+        self.weak.clear();
+        self.hits.clear();
+        (&mut self.pairs, &mut self.weak, &mut self.hits)
+    }
+}
+
 /// Tests `part` in order, appending what it finds to `out`.
 pub(crate) fn test_pairs(
     bodies: &[Body],
@@ -179,11 +189,7 @@ pub(crate) fn run_narrow_phase(
         pool.scope(|scope| {
             for (part, found) in candidates.chunks(chunk).zip(parts.iter_mut()) {
                 scope.spawn(async move {
-                    found.pairs.clear();
-                    found.weak.clear();
-                    found.hits.clear();
-                    let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
-                    test_pairs(bodies, part, reach, config, out);
+                    test_pairs(bodies, part, reach, config, found.cleared());
                 });
             }
         });
@@ -231,11 +237,10 @@ mod tests {
         }
         let candidates = every_pair(bodies.len());
         let mut whole = FoundPairs::default();
-        let out = (&mut whole.pairs, &mut whole.weak, &mut whole.hits);
-        test_pairs(&bodies, &candidates, 1.0, &config, out);
+        test_pairs(&bodies, &candidates, 1.0, &config, whole.cleared());
         let pool = TaskPoolBuilder::new().num_threads(2).build();
         let (mut parts, mut found) = (Vec::new(), FoundPairs::default());
-        let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
+        let out = found.cleared();
         run_narrow_phase(&pool, &bodies, &candidates, 1.0, &config, &mut parts, out);
         assert!(parts.len() > 1, "the candidates were split");
         let entities =

@@ -1022,10 +1022,12 @@ fn snap_to_floor(bodies: &mut [Body], pairs: &[PairContact], work: &mut Work, ru
     work.snaps.resize(bodies.len(), None);
     let drop = Vec2::NEG_Y * rules.snap;
     for p in pairs {
-        let (a, b) = p.bodies();
-        if p.passing || !bodies[a].resolves_with(&bodies[b]) {
+        // The pair says it (`Pushes::Never` is a pair the bodies do not resolve), without
+        // reading both records.
+        if p.unpushed() {
             continue;
         }
+        let (a, b) = p.bodies();
         for (w, o) in [(a, b), (b, a)] {
             let (body, other) = (&bodies[w], &bodies[o]);
             if !eligible(w, body) || (other.one_way.is_some() && !above_top(body, other, rules)) {

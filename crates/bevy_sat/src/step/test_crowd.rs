@@ -55,8 +55,7 @@ pub(crate) fn crowd(seed: u64) -> (Vec<Body>, FoundPairs, SatConfig) {
     };
     let candidates = every_pair(bodies.len());
     let mut found = FoundPairs::default();
-    let out = (&mut found.pairs, &mut found.weak, &mut found.hits);
-    test_pairs(&bodies, &candidates, 1.0, &config, out);
+    test_pairs(&bodies, &candidates, 1.0, &config, found.cleared());
     (bodies, found, config)
 }
 

@@ -104,10 +104,7 @@ impl ShapeRef<'_> {
     #[inline]
     pub fn aabb(&self) -> Aabb {
         match self {
-            Self::Polygon(p) => {
-                let (min, max) = p.extent();
-                Aabb { min, max }
-            }
+            Self::Polygon(p) => p.aabb(),
             Self::Circle(c) => Aabb {
                 min: c.center - Vec2::splat(c.radius),
                 max: c.center + Vec2::splat(c.radius),

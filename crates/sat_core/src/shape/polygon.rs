@@ -5,6 +5,8 @@ use core::fmt;
 
 use glam::{DVec2, Vec2, Vec4, Vec4Swizzles};
 
+use crate::Aabb;
+
 /// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
 /// are removed).
 ///
@@ -402,11 +404,11 @@ impl ConvexPolygon {
         }
     }
 
-    /// The lowest and highest vertex coordinates, each axis on its own: the corners of the
-    /// AABB. Over all `MAX_VERTICES` slots, reduced as a tree, like [`SlotLanes::project`].
+    /// The tight AABB: the lowest and highest vertex coordinates, each axis on its own. Over
+    /// all `MAX_VERTICES` slots, reduced as a tree, like [`SlotLanes::project`].
     #[inline]
-    pub(crate) fn extent(&self) -> (Vec2, Vec2) {
-        extent_of(self.vertices)
+    pub(crate) fn aabb(&self) -> Aabb {
+        aabb_of(self.vertices)
     }
 
     /// The vertex farthest along `direction`, and its index.
@@ -481,14 +483,14 @@ impl ConvexPolygon {
     }
 }
 
-/// [`ConvexPolygon::extent`] of a polygon whose vertex slots are `v`: for a caller that holds
+/// [`ConvexPolygon::aabb`] of a polygon whose vertex slots are `v`: for a caller that holds
 /// them in hand (placing a polygon), without reading them back.
 #[inline]
-pub(crate) fn extent_of(v: [Vec2; MAX_VERTICES]) -> (Vec2, Vec2) {
-    (
-        tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
-        tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
-    )
+pub(crate) fn aabb_of(v: [Vec2; MAX_VERTICES]) -> Aabb {
+    Aabb {
+        min: tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
+        max: tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
+    }
 }
 
 /// The smaller of two finite values: a plain comparison, a single min instruction (the NaN

@@ -126,11 +126,17 @@ pub(crate) type FoundPairsMut<'a> = (
 impl FoundPairs {
     /// Its three lists, emptied (keeping their storage), to be filled.
     pub(crate) fn cleared(&mut self) -> FoundPairsMut<'_> {
-        self.pairs.clear();
-        self.weak.clear();
-        self.hits.clear();
-        (&mut self.pairs, &mut self.weak, &mut self.hits)
+        emptied((&mut self.pairs, &mut self.weak, &mut self.hits))
     }
+}
+
+/// The three lists, emptied (keeping their storage), to be filled.
+fn emptied(out: FoundPairsMut<'_>) -> FoundPairsMut<'_> {
+    let (pairs, weak, hits) = out;
+    pairs.clear();
+    weak.clear();
+    hits.clear();
+    (pairs, weak, hits)
 }
 
 /// Tests `part` in order, appending what it finds to `out`.
@@ -173,10 +179,7 @@ pub(crate) fn run_narrow_phase(
     parts: &mut Vec<FoundPairs>,
     out: FoundPairsMut,
 ) {
-    let (pairs, weak, hits) = out;
-    pairs.clear();
-    weak.clear();
-    hits.clear();
+    let (pairs, weak, hits) = emptied(out);
     let threads = pool.thread_num().max(1);
     let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
     if threads == 1 || candidates.len() <= chunk {

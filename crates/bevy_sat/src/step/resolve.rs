@@ -632,11 +632,20 @@ pub(crate) fn resolve(
     }
 
     let weak_weak = order_pairs(bodies, pairs, weak, work);
+    // The first pass can move something only through a pair overlapping deeper than the slop
+    // as the narrow phase saw it, or one with a body placed at a time of impact.
+    let versions = &work.versions;
+    let may_push = |pair: &PairContact| {
+        let (a, b) = pair.bodies();
+        let moved = !work.rewinds.is_empty() && (versions[a] != 0 || versions[b] != 0);
+        moved || pair.contact().is_some_and(|c| c.depth > rules.slop)
+    };
     work.islands.build(
         bodies.len(),
         pairs,
         weak_weak.clone(),
         &mut work.mighty_weak,
+        may_push,
     );
     if work.mighty_weak.is_empty() && weak_weak.is_empty() {
         if work.moves != moves_at_start {

@@ -17,8 +17,6 @@
 //! (In a crowd at rest against itself, most of a scene: at 64k bodies of the stress scene,
 //! under a thousand of its 62 thousand pairs move in a step.)
 
-use core::ops::Range;
-
 use super::{PairContact, Pushes};
 
 /// The islands of one step's pairs, and the last pass that moved something in each.
@@ -41,57 +39,83 @@ pub(crate) struct Islands {
 }
 
 impl Islands {
-    /// Groups `pairs` into islands: `pairs[weak]` are Weak pairs, whose two bodies are joined;
-    /// the Mighty–Weak pairs among the others are each in the island of their Weak body, and
-    /// are listed (their indices, in order) in `mighty_weak`. (The others are never pushed, and
-    /// visited by no pass.) Indices are below `bodies`. Until [`Islands::start_pass`], every
-    /// pair is live.
+    /// Joins the bodies into islands: the two bodies of each of `weak` (the Weak pairs, in any
+    /// order) are in one island; a Mighty–Weak pair of `others` is in the island of its Weak
+    /// body. (The other pairs of `others` are never pushed, and visited by no pass.) Indices are
+    /// below `bodies`.
     ///
     /// `may_push` tells of a pair whether the first pass may move a body or stop a velocity
     /// visiting it, from what the pair holds: the first pass visits only the islands with such
-    /// a pair (see the module's documentation).
-    pub fn build(
+    /// a pair (see the module's documentation, and [`Islands::is_live`]).
+    pub fn join(
         &mut self,
         bodies: usize,
-        pairs: &[PairContact],
-        weak: Range<usize>,
-        mighty_weak: &mut Vec<u32>,
+        weak: &[PairContact],
+        others: &[PairContact],
         may_push: impl Fn(&PairContact) -> bool,
     ) {
         self.parent.clear();
         self.parent.extend(0..bodies as u32);
-        for pair in &pairs[weak.clone()] {
+        for pair in weak {
             let (a, b) = (self.root(pair.a), self.root(pair.b));
             // The lower index becomes the root: the same islands whatever the order of joining.
             let (low, high) = if a < b { (a, b) } else { (b, a) };
             self.parent[high as usize] = low;
         }
         // Every parent has a lower index than its child, so in index order each body's parent
-        // already points at its root: one sweep leaves every body pointing at its own, and the
-        // pairs below find their island in one read instead of a chain of dependent ones.
+        // already points at its root: one sweep leaves every body pointing at its own, and a
+        // pair finds its island in one read instead of a chain of dependent ones.
         for i in 0..self.parent.len() {
             self.parent[i] = self.parent[self.parent[i] as usize];
         }
-        self.of_pair.clear();
-        mighty_weak.clear();
         self.live.clear();
         self.live.resize(bodies, false);
-        for (k, pair) in pairs.iter().enumerate() {
-            let pushed_out_of_mighty = !pair.passing && pair.pushes.out_of_mighty();
-            if pushed_out_of_mighty {
-                mighty_weak.push(k as u32);
-            }
-            let weak_body = match pair.pushes {
-                Pushes::BOutOfA if pushed_out_of_mighty => pair.b,
-                _ => pair.a,
-            };
-            let island = self.parent[weak_body as usize];
-            self.of_pair.push(island);
+        for pair in weak {
             // (Without a branch: most pairs of a crowd at rest may not push.)
-            self.live[island as usize] |= may_push(pair);
+            self.live[self.parent[pair.a as usize] as usize] |= may_push(pair);
+        }
+        for pair in others {
+            if let Some(weak_body) = Self::pushed_out_of_mighty(pair) {
+                self.live[self.parent[weak_body as usize] as usize] |= may_push(pair);
+            }
+        }
+    }
+
+    /// The Weak body of a pair pushed out of a Mighty one, if it is one.
+    fn pushed_out_of_mighty(pair: &PairContact) -> Option<u32> {
+        match pair.pushes {
+            _ if pair.passing => None,
+            Pushes::AOutOfB => Some(pair.a),
+            Pushes::BOutOfA => Some(pair.b),
+            Pushes::Split | Pushes::Never => None,
+        }
+    }
+
+    /// Whether the first pass visits `pair` (a Weak pair or a Mighty–Weak pair): whether its
+    /// island has a pair that may push (see [`Islands::join`]).
+    pub fn is_live(&self, pair: &PairContact) -> bool {
+        let body = Self::pushed_out_of_mighty(pair).unwrap_or(pair.a);
+        self.live[self.parent[body as usize] as usize]
+    }
+
+    /// Numbers the islands' pairs as the passes take them: `pairs`, the pairs of the last
+    /// [`Islands::join`] in a new order, and lists the Mighty–Weak pairs (their indices, in
+    /// order) in `mighty_weak`. Until [`Islands::start_pass`], every pair is live.
+    pub fn index_pairs(&mut self, pairs: &[PairContact], mighty_weak: &mut Vec<u32>) {
+        self.of_pair.clear();
+        mighty_weak.clear();
+        for (k, pair) in pairs.iter().enumerate() {
+            let weak_body = match Self::pushed_out_of_mighty(pair) {
+                Some(weak_body) => {
+                    mighty_weak.push(k as u32);
+                    weak_body
+                }
+                None => pair.a,
+            };
+            self.of_pair.push(self.parent[weak_body as usize]);
         }
         self.last_move.clear();
-        self.last_move.resize(bodies, 0);
+        self.last_move.resize(self.parent.len(), 0);
         self.pass = 0;
     }
 
@@ -237,13 +261,9 @@ mod tests {
         ordered.extend(&found.weak.records);
         let mut islands = Islands::default();
         let mut listed = Vec::new();
-        islands.build(
-            bodies.len(),
-            &ordered,
-            mighty_weak..ordered.len(),
-            &mut listed,
-            |_| true,
-        );
+        let (others, weak) = ordered.split_at(mighty_weak);
+        islands.join(bodies.len(), weak, others, |_| true);
+        islands.index_pairs(&ordered, &mut listed);
         let expected: Vec<u32> = (0..mighty_weak as u32).collect();
         assert_eq!(listed, expected, "the Mighty–Weak pairs are listed");
         let of_pair = islands.of_pair.clone();
@@ -303,10 +323,11 @@ mod tests {
         let chosen = ordered[mighty_weak].entities;
         let mut islands = Islands::default();
         let mut listed = Vec::new();
-        let weak = mighty_weak..ordered.len();
-        islands.build(bodies.len(), &ordered, weak, &mut listed, |p| {
-            p.entities == chosen
-        });
+        let (others, weak) = ordered.split_at(mighty_weak);
+        islands.join(bodies.len(), weak, others, |p| p.entities == chosen);
+        assert!(islands.is_live(&ordered[mighty_weak]));
+        let live = ordered.iter().filter(|p| islands.is_live(p)).count();
+        islands.index_pairs(&ordered, &mut listed);
         let of_pair = islands.of_pair.clone();
         let island = |k: usize| of_pair[k];
         islands.start_pass(1);
@@ -316,6 +337,7 @@ mod tests {
             .filter(|&k| island(k as usize) == island(mighty_weak))
             .collect();
         assert_eq!(first, expected);
+        assert_eq!(first.len(), live, "the pairs of live islands");
         assert!(
             first.len() > 1 && first.len() < ordered.len(),
             "the chosen island has other pairs, and is not the only one"

@@ -177,11 +177,6 @@ pub(crate) enum Pushes {
 }
 
 impl Pushes {
-    /// Whether a Weak body is pushed out of a Mighty one.
-    pub fn out_of_mighty(self) -> bool {
-        matches!(self, Self::AOutOfB | Self::BOutOfA)
-    }
-
     /// Which of `a` and `b` resolution may push: the Weak ones.
     pub fn weak(self) -> (bool, bool) {
         match self {

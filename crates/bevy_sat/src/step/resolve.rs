@@ -496,6 +496,8 @@ pub(crate) struct Work {
     moves: u64,
     /// For sorting the Weak pairs' keys ([`order_pairs`]).
     sort_scratch: Vec<u64>,
+    /// The keys of the Weak pairs no pass visits ([`order_pairs`]).
+    idle_keys: Vec<u64>,
     /// The Mighty–Weak pairs (their indices, in order): the pairs the Mighty passes visit.
     mighty_weak: Vec<u32>,
     holds: Holds,
@@ -631,7 +633,6 @@ pub(crate) fn resolve(
         place_at_time_of_impact(bodies, hits, work, &rules);
     }
 
-    let weak_weak = order_pairs(bodies, pairs, weak, work);
     // The first pass can move something only through a pair overlapping deeper than the slop
     // as the narrow phase saw it, or one with a body placed at a time of impact.
     let versions = &work.versions;
@@ -640,13 +641,11 @@ pub(crate) fn resolve(
         let moved = !work.rewinds.is_empty() && (versions[a] != 0 || versions[b] != 0);
         moved || pair.contact().is_some_and(|c| c.depth > rules.slop)
     };
-    work.islands.build(
-        bodies.len(),
-        pairs,
-        weak_weak.clone(),
-        &mut work.mighty_weak,
-        may_push,
-    );
+    work.islands
+        .join(bodies.len(), &weak.records, pairs, may_push);
+    // (The Weak pairs of live islands: no pass visits the others.)
+    let weak_weak = order_pairs(bodies, pairs, weak, work);
+    work.islands.index_pairs(pairs, &mut work.mighty_weak);
     if work.mighty_weak.is_empty() && weak_weak.is_empty() {
         if work.moves != moves_at_start {
             work.apply_moves(bodies); // placed at a time of impact
@@ -710,7 +709,9 @@ pub(crate) fn resolve(
 /// Appends the Weak pairs (`weak`, emptied) to `pairs` in the order the passes take them,
 /// ground first: the pair whose lower body is lowest comes first, so support climbs a stack in
 /// one pass; ties keep the narrow phase's order. The passes then read the pairs and their cache
-/// entries in order. Returns where the Weak pairs are.
+/// entries in order. Only the pairs of live islands ([`Islands::is_live`]) are ordered: the
+/// others, which no pass visits, follow them in the narrow phase's order. Returns where the
+/// Weak pairs the passes visit are (the live ones).
 fn order_pairs(
     bodies: &[Body],
     pairs: &mut Vec<PairContact>,
@@ -721,6 +722,16 @@ fn order_pairs(
     if weak.is_empty() {
         return first..first;
     }
+    // The keys of pairs no pass visits are set aside, in their order (by index).
+    let (islands, idle) = (&work.islands, &mut work.idle_keys);
+    idle.clear();
+    weak.keys.retain(|&key| {
+        let live = islands.is_live(&weak.records[key as u32 as usize]);
+        if !live {
+            idle.push(key);
+        }
+        live
+    });
     if !work.rewinds.is_empty() {
         // Bodies placed at a time of impact: their bottoms are no longer the narrow phase's.
         let rewound = |i: usize| work.versions[i] != 0;
@@ -742,8 +753,14 @@ fn order_pairs(
         }
         records[key as u32 as usize]
     }));
+    let live = first..pairs.len();
+    pairs.extend(
+        work.idle_keys
+            .iter()
+            .map(|&key| records[key as u32 as usize]),
+    );
     weak.clear();
-    first..pairs.len()
+    live
 }
 
 /// The outward direction (world) of a solid side of one-way platform `m` on which `w` was at

@@ -115,10 +115,14 @@ pub(crate) fn prepare_bodies(
         // Place the shape straight into a body slot kept from the last step when there is one:
         // no copy of the whole shape per body.
         let slot = count;
-        // Neither moved by its velocity nor changed since the last step (static scenery, most
-        // of a level): if its slot holds it as placed then, where it still is, the world shape
-        // is already in place. (Resolution never moves a body without writing its transform.)
-        let unchanged = motion == Vec2::ZERO && !transform.is_changed() && !collider.is_changed();
+        // Static scenery (no velocity: most of a level) unchanged since the last step: if its
+        // slot holds it as placed then, where it still is, the world shape is already in place.
+        // (Resolution never moves a body without writing its transform.) Not a body with a
+        // velocity that happens to be zero, a Weak body at rest say: placing it again costs
+        // less than finding out, when bodies at rest and in motion come mixed (a crowd half at
+        // rest, in the stress scene's `resolve` mode: prepare 2.5-2.65 -> 1.96 ms at 64k),
+        // while the scenery's entities come grouped (no `Velocity`: a table of their own).
+        let unchanged = velocity.is_none() && !transform.is_changed() && !collider.is_changed();
         // (With the placed shape's AABB, found on the way.)
         let placed = match state.bodies.get_mut(slot) {
             Some(body) if unchanged && body.entity == entity && body.position == start => {

@@ -29,7 +29,7 @@ pub(crate) struct Islands {
     /// Per island (indexed by its root), the last pass that moved something in it (0: none).
     last_move: Vec<u32>,
     /// Per island (indexed by its root), whether the first pass can move anything in it: it
-    /// has a pair that [`Islands::build`]'s `may_push` says may push.
+    /// has a pair that [`Islands::join`]'s `may_push` says may push.
     live: Vec<bool>,
     /// The pass under way (counted from 1), or 0 when every pair is visited.
     pass: u32,

@@ -47,3 +47,163 @@ impl Default for SatConfig {
         }
     }
 }
+
+/// The longest step the plugin integrates, in seconds (as long as the longest frame Bevy's
+/// virtual clock lets through): a longer `dt` is cut to this, since moving every body by
+/// seconds of motion at once grows every swept box, and the broad phase's pair count, without
+/// bound.
+pub(crate) const MAX_DT: f32 = 0.25;
+
+/// [`SatConfig`]'s values made valid, once per step: what every stage reads instead of the
+/// resource itself.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct StepSettings {
+    /// Resolution passes, at least one.
+    pub passes: u32,
+    /// Finite.
+    pub gravity: Vec2,
+    /// Cosine of the steepest floor: an outward normal with `y` at least this is a floor.
+    pub floor_cos: f32,
+    /// The contact margin, zero or more.
+    pub margin: f32,
+    /// Overlaps up to this deep are left as they are: a tenth of the margin. A pair pushed
+    /// apart ends up touching, but measured again its depth is round-off, a little above or
+    /// below zero: pushing that would move bodies by nothing visible, pass after pass, and keep
+    /// the whole crowd around them in play. Such a pair still touches (and holds) as one within
+    /// the margin does.
+    pub slop: f32,
+    /// The floor snap distance, zero (off) or more.
+    pub snap: f32,
+    /// The sweep fraction, zero or more.
+    pub sweep_fraction: f32,
+    /// How far apart two faces may be and still count as flush (an internal face).
+    pub seam_tolerance: f32,
+}
+
+impl Default for StepSettings {
+    fn default() -> Self {
+        SatConfig::default().settings().0
+    }
+}
+
+impl StepSettings {
+    /// Whether a body pushed out along `out` (a unit vector) is pushed out of a floor.
+    pub fn is_floor(&self, out: Vec2) -> bool {
+        out.y >= self.floor_cos
+    }
+}
+
+impl SatConfig {
+    /// The settings a step uses, and the names of the fields that were not valid and were
+    /// replaced: a field that is not finite (or a negative distance) takes its default value,
+    /// an angle beyond a right angle is clamped to it, zero passes become one.
+    pub(crate) fn settings(&self) -> (StepSettings, Vec<&'static str>) {
+        let default = Self::default();
+        let mut replaced = Vec::new();
+        let mut distance = |value: f32, default: f32, name: &'static str| {
+            if value.is_finite() && value >= 0.0 {
+                value
+            } else {
+                replaced.push(name);
+                default
+            }
+        };
+        let margin = distance(self.contact_margin, default.contact_margin, "contact_margin");
+        let snap = distance(
+            self.floor_snap_distance,
+            default.floor_snap_distance,
+            "floor_snap_distance",
+        );
+        let sweep_fraction = distance(self.sweep_fraction, default.sweep_fraction, "sweep_fraction");
+        let angle = if self.max_floor_angle.is_nan() {
+            replaced.push("max_floor_angle");
+            default.max_floor_angle
+        } else {
+            self.max_floor_angle
+                .clamp(0.0, core::f32::consts::FRAC_PI_2)
+        };
+        let gravity = if self.gravity.is_finite() {
+            self.gravity
+        } else {
+            replaced.push("gravity");
+            Vec2::ZERO
+        };
+        if self.passes == 0 {
+            replaced.push("passes");
+        }
+        let settings = StepSettings {
+            passes: self.passes.max(1),
+            gravity,
+            floor_cos: angle.cos(),
+            margin,
+            slop: margin * 0.1,
+            snap,
+            sweep_fraction,
+            seam_tolerance: margin.max(1.0e-4),
+        };
+        (settings, replaced)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn valid_settings_are_taken_as_they_are() {
+        let config = SatConfig {
+            passes: 7,
+            gravity: Vec2::new(0.0, -900.0),
+            max_floor_angle: 0.5,
+            contact_margin: 0.02,
+            floor_snap_distance: 3.0,
+            sweep_fraction: 0.25,
+        };
+        let (settings, replaced) = config.settings();
+        assert!(replaced.is_empty(), "{replaced:?}");
+        assert_eq!(settings.passes, 7);
+        assert_eq!(settings.gravity, Vec2::new(0.0, -900.0));
+        assert_eq!(settings.floor_cos, 0.5f32.cos());
+        assert_eq!(settings.margin, 0.02);
+        assert_eq!(settings.slop, 0.02 * 0.1);
+        assert_eq!(settings.snap, 3.0);
+        assert_eq!(settings.sweep_fraction, 0.25);
+    }
+
+    #[test]
+    fn invalid_settings_take_their_defaults_and_are_named() {
+        let config = SatConfig {
+            passes: 0,
+            gravity: Vec2::new(f32::NAN, 0.0),
+            max_floor_angle: f32::NAN,
+            contact_margin: -1.0,
+            floor_snap_distance: f32::INFINITY,
+            sweep_fraction: f32::NAN,
+        };
+        let (settings, replaced) = config.settings();
+        assert_eq!(
+            replaced,
+            [
+                "contact_margin",
+                "floor_snap_distance",
+                "sweep_fraction",
+                "max_floor_angle",
+                "gravity",
+                "passes"
+            ]
+        );
+        let (default, _) = SatConfig::default().settings();
+        assert_eq!(settings, StepSettings { passes: 1, ..default });
+    }
+
+    #[test]
+    fn a_floor_angle_past_a_right_angle_is_clamped() {
+        let steep = SatConfig {
+            max_floor_angle: 3.0,
+            ..default()
+        };
+        let (settings, replaced) = steep.settings();
+        assert!(replaced.is_empty());
+        assert_eq!(settings.floor_cos, core::f32::consts::FRAC_PI_2.cos());
+    }
+}

@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use sat_core::Contact;
 
-use crate::step::PairContact;
+use crate::step::pair::PairContact;
 
 /// A touching pair: `a < b`, and the contact with its normal from `a` to `b`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -81,8 +81,15 @@ impl Contacts {
         })
     }
 
-    /// Pair `k` as listed (always `Some` for a pair in `order`).
+    /// Pair `k` as listed (always `Some` for a pair in `order`, whose record holds its contact
+    /// after resolution).
     pub(crate) fn pair(&self, k: u32) -> Option<ContactPair> {
-        self.pairs.get(k as usize)?.final_contact()
+        let record = self.pairs.get(k as usize)?;
+        Some(ContactPair {
+            a: record.entities.0,
+            b: record.entities.1,
+            contact: record.contact()?,
+            resolved: !record.unpushed(),
+        })
     }
 }

@@ -7,7 +7,7 @@ use sat_core::Shape;
 
 use crate::components::{ConvexCollider, Mighty, Sensor, Weak};
 use crate::contacts::Contacts;
-use crate::step::prepare::pose_of;
+use crate::step::body::pose_of;
 
 /// Draws what the collision system sees, every frame, with gizmos.
 ///

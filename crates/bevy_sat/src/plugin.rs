@@ -114,7 +114,7 @@ impl Plugin for SatPlugin {
                     step::broad::find_candidate_pairs.in_set(SatSystems::BroadPhase),
                     step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),
                     step::resolve::resolve_contacts.in_set(SatSystems::Resolve),
-                    (step::report::write_back, step::report::report_contacts)
+                    (step::writeback::write_back, step::writeback::report_contacts)
                         .chain()
                         .in_set(SatSystems::Writeback),
                 ),

@@ -5,14 +5,14 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::prelude::*;
 use sat_core::{Aabb, SweepAndPrune};
 
+use super::StepState;
+use super::body::{Body, Kind};
 use super::seams::mark_internal_faces;
-use super::{Body, Kind, StepState};
 use crate::components::CollisionLayers;
-use crate::config::SatConfig;
 
 /// What the broad phase needs of body `i`, at `inputs[i]`: written by prepare as it places the
 /// body, so that the broad phase streams this small array instead of reading a cache line of
-/// every body record (at tens of thousands of bodies, those reads waited on memory).
+/// every body record (at tens of thousands of bodies, those reads would wait on memory).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BroadInput {
     pub entity: Entity,
@@ -54,6 +54,8 @@ impl BroadInput {
 pub(crate) struct BroadState {
     /// Per body, filled by prepare.
     pub inputs: Vec<BroadInput>,
+    /// This step's candidate pairs (indices into the bodies, in either order).
+    pub candidates: Vec<(usize, usize)>,
     sap: SweepAndPrune,
     slots: EntityHashMap<u32>,
     free: Vec<u32>,
@@ -96,8 +98,9 @@ impl Bits {
 
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
-pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<StepState>) {
+pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
     let state = &mut *state;
+    let settings = state.settings;
     let broad = &mut state.broad;
     broad.slot_body.fill(u32::MAX);
     let count = state.bodies.len();
@@ -108,11 +111,10 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
     // its own sweep, and snap it down by the floor snap distance: the narrow phase keeps a
     // pair resolution may push within their sum (see `narrow::test_pair`). Both sides of such
     // a pair, Weak or solid Mighty, grow by half of it, so that the sweep finds such pairs that
-    // near, and no further. (Growing only the Weak side by `reach` found a floor further below
-    // than that too late to snap onto, and two Weak bodies up to twice as far apart, only for
-    // the narrow phase to drop them.)
-    let grow = if state.any_pushable {
-        0.5 * (state.reach + config.floor_snap_distance.max(0.0))
+    // near, and no further: growing only the Weak side by `reach` would find a floor further
+    // below than that too late to snap onto, and Weak pairs up to twice as far apart.
+    let grow = if state.motion.any_pushable {
+        0.5 * (state.motion.reach + settings.snap)
     } else {
         0.0
     };
@@ -174,7 +176,7 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
         }));
     }
     broad.sap.pairs_into(&mut broad.raw);
-    state.candidates.clear();
+    broad.candidates.clear();
     // With every body in the slot of its index, and as many slots as bodies, no slot is free.
     let slot_is_index = slot_is_index && broad.slot_body.len() == count;
     for &(s1, s2) in &broad.raw {
@@ -189,8 +191,9 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
         if broad.solid_mighty.contains(i) && broad.solid_mighty.contains(j) {
             // Not a pair to resolve, but flush neighbours hide the faces they share.
             if broad.seamable.contains(i) && broad.seamable.contains(j) {
-                let (a, b) = two_mut(&mut state.bodies, i, j);
-                mark_internal_faces(a, b, config.contact_margin.max(1.0e-4));
+                if let Ok([a, b]) = state.bodies.get_disjoint_mut([i, j]) {
+                    mark_internal_faces(a, b, settings.seam_tolerance);
+                }
             }
             continue;
         }
@@ -203,17 +206,6 @@ pub(crate) fn find_candidate_pairs(config: Res<SatConfig>, mut state: ResMut<Ste
             continue;
         }
         // In either order: the narrow phase, which reads both bodies anyway, orders them.
-        state.candidates.push((i, j));
-    }
-}
-
-/// Two distinct elements of a slice, mutably.
-pub(crate) fn two_mut<T>(items: &mut [T], a: usize, b: usize) -> (&mut T, &mut T) {
-    if a < b {
-        let (left, right) = items.split_at_mut(b);
-        (&mut left[a], &mut right[0])
-    } else {
-        let (left, right) = items.split_at_mut(a);
-        (&mut right[0], &mut left[b])
+        broad.candidates.push((i, j));
     }
 }

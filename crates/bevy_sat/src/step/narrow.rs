@@ -6,9 +6,11 @@ use bevy::prelude::*;
 use bevy::tasks::{ComputeTaskPool, TaskPool};
 use sat_core::{Hit, Shape, collide_within, least_overlap, sweep};
 
-use super::resolve::is_passing;
-use super::{Body, Kind, PairContact, Pushes, Seen, StepState, WeakPairs};
-use crate::config::SatConfig;
+use super::StepState;
+use super::body::{Body, Kind};
+use super::one_way::is_passing;
+use super::pair::{FastHit, FoundPairs, PairContact, Pushes, Seen};
+use crate::config::StepSettings;
 
 /// Normals closer than this (about 2.5°) are the same contact axis.
 const SAME_AXIS_COS: f32 = 0.999;
@@ -29,7 +31,7 @@ pub(crate) fn test_pair(
     a: usize,
     b: usize,
     reach: f32,
-    config: &SatConfig,
+    settings: &StepSettings,
 ) -> Option<(PairContact, Option<Hit>)> {
     // The pair's `a` is the body with the smaller entity.
     let (a, b) = if bodies[a].entity < bodies[b].entity {
@@ -39,8 +41,8 @@ pub(crate) fn test_pair(
     };
     let (body_a, body_b) = (&bodies[a], &bodies[b]);
     let relative = body_a.motion() - body_b.motion();
-    let limit = config.sweep_fraction.max(0.0) * body_a.size.min(body_b.size);
-    let margin = config.contact_margin.max(0.0);
+    let limit = settings.sweep_fraction * body_a.size.min(body_b.size);
+    let margin = settings.margin;
     let hit = if relative.length_squared() > limit * limit {
         // A pair touching at the start counts too when it moves into itself: a fast wall
         // pushing a box it already touches must not pass through it.
@@ -51,7 +53,7 @@ pub(crate) fn test_pair(
     };
     let resolvable = body_a.resolves_with(body_b);
     let reach = if resolvable {
-        reach + config.floor_snap_distance.max(0.0)
+        reach + settings.snap
     } else {
         0.0 // nothing will move them: only real contacts matter
     };
@@ -107,36 +109,11 @@ fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Seen> {
 /// time of a few pair tests covers the wait for memory.
 const PREFETCH_DISTANCE: usize = 4;
 
-/// What the narrow phase found, in candidate order: the pairs near enough, but for the Weak
-/// pairs, apart; and the fast pairs' hits.
+/// The narrow phase's own storage, kept from step to step.
 #[derive(Default, Debug)]
-pub(crate) struct FoundPairs {
-    pub pairs: Vec<PairContact>,
-    pub weak: WeakPairs,
-    pub hits: Vec<(PairContact, Hit)>,
-}
-
-/// `pairs`, `weak` and `hits` of a [`FoundPairs`], which may also be the step's own.
-pub(crate) type FoundPairsMut<'a> = (
-    &'a mut Vec<PairContact>,
-    &'a mut WeakPairs,
-    &'a mut Vec<(PairContact, Hit)>,
-);
-
-impl FoundPairs {
-    /// Its three lists, emptied (keeping their storage), to be filled.
-    pub(crate) fn cleared(&mut self) -> FoundPairsMut<'_> {
-        emptied((&mut self.pairs, &mut self.weak, &mut self.hits))
-    }
-}
-
-/// The three lists, emptied (keeping their storage), to be filled.
-fn emptied(out: FoundPairsMut<'_>) -> FoundPairsMut<'_> {
-    let (pairs, weak, hits) = out;
-    pairs.clear();
-    weak.clear();
-    hits.clear();
-    (pairs, weak, hits)
+pub(crate) struct NarrowState {
+    /// Per task: what it found.
+    parts: Vec<FoundPairs>,
 }
 
 /// Tests `part` in order, appending what it finds to `out`.
@@ -144,29 +121,29 @@ pub(crate) fn test_pairs(
     bodies: &[Body],
     part: &[(usize, usize)],
     reach: f32,
-    config: &SatConfig,
-    (pairs, weak, hits): FoundPairsMut,
+    settings: &StepSettings,
+    found: &mut FoundPairs,
 ) {
     for (k, &(a, b)) in part.iter().enumerate() {
         if let Some(&(next_a, next_b)) = part.get(k + PREFETCH_DISTANCE) {
             bodies[next_a].prefetch();
             bodies[next_b].prefetch();
         }
-        let Some((pair, hit)) = test_pair(bodies, a, b, reach, config) else {
+        let Some((pair, hit)) = test_pair(bodies, a, b, reach, settings) else {
             continue;
         };
         if let Some(hit) = hit {
-            hits.push((pair, hit));
+            found.hits.push(FastHit { pair, hit });
         }
         if pair.pushes == Pushes::Split {
-            weak.push(pair, bodies[a].bottom.min(bodies[b].bottom));
+            found.weak.push(pair, bodies[a].bottom.min(bodies[b].bottom));
         } else {
-            pairs.push(pair);
+            found.pairs.push(pair);
         }
     }
 }
 
-/// Tests `candidates` on `pool`, replacing what `out` holds with what it finds, in candidate
+/// Tests `candidates` on `pool`, replacing what `found` holds with what it finds, in candidate
 /// order (see [`FoundPairs`]).
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
@@ -175,51 +152,49 @@ pub(crate) fn run_narrow_phase(
     bodies: &[Body],
     candidates: &[(usize, usize)],
     reach: f32,
-    config: &SatConfig,
+    settings: &StepSettings,
     parts: &mut Vec<FoundPairs>,
-    out: FoundPairsMut,
+    found: &mut FoundPairs,
 ) {
-    let (pairs, weak, hits) = emptied(out);
+    found.clear();
     let threads = pool.thread_num().max(1);
     let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
     if threads == 1 || candidates.len() <= chunk {
-        test_pairs(bodies, candidates, reach, config, (pairs, weak, hits));
+        test_pairs(bodies, candidates, reach, settings, found);
     } else {
         let count = candidates.len().div_ceil(chunk);
         if parts.len() < count {
             parts.resize_with(count, Default::default);
         }
         pool.scope(|scope| {
-            for (part, found) in candidates.chunks(chunk).zip(parts.iter_mut()) {
+            for (part, part_found) in candidates.chunks(chunk).zip(parts.iter_mut()) {
                 scope.spawn(async move {
-                    test_pairs(bodies, part, reach, config, found.cleared());
+                    part_found.clear();
+                    test_pairs(bodies, part, reach, settings, part_found);
                 });
             }
         });
         // Concatenated in chunk order: the same lists whatever thread ran which chunk.
-        for found in &parts[..count] {
-            pairs.extend_from_slice(&found.pairs);
-            weak.append(&found.weak);
-            hits.extend_from_slice(&found.hits);
+        for part in &parts[..count] {
+            found.append(part);
         }
     }
 }
 
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
-pub(crate) fn narrow_phase(config: Res<SatConfig>, mut state: ResMut<StepState>) {
+pub(crate) fn narrow_phase(mut state: ResMut<StepState>) {
     let state = &mut *state;
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     run_narrow_phase(
         pool,
         &state.bodies,
-        &state.candidates,
-        state.reach,
-        &config,
-        &mut state.scratch.narrow_parts,
-        (&mut state.pairs, &mut state.weak_pairs, &mut state.hits),
+        &state.broad.candidates,
+        state.motion.reach,
+        &state.settings,
+        &mut state.narrow.parts,
+        &mut state.found,
     );
-    state.resolved = false;
 }
 
 #[cfg(test)]
@@ -227,24 +202,23 @@ mod tests {
     use bevy::tasks::TaskPoolBuilder;
 
     use super::*;
-    use crate::step::test_crowd::{crowd, every_pair};
+    use crate::step::testing::crowd::{crowd, every_pair};
 
     /// The narrow phase run in parts on several threads finds what it finds in one go, in the
     /// same order: the pairs, the Weak pairs with their keys (renumbered as the parts are
     /// joined), and the hits (every fifth body of the crowd made fast, so that there are some).
     #[test]
     fn the_narrow_phase_in_parts_finds_the_same() {
-        let (mut bodies, _, config) = crowd(11);
+        let (mut bodies, _, settings) = crowd(11);
         for body in bodies.iter_mut().step_by(5) {
             body.start = body.position - Vec2::new(30.0, 0.0);
         }
         let candidates = every_pair(bodies.len());
         let mut whole = FoundPairs::default();
-        test_pairs(&bodies, &candidates, 1.0, &config, whole.cleared());
+        test_pairs(&bodies, &candidates, 1.0, &settings, &mut whole);
         let pool = TaskPoolBuilder::new().num_threads(2).build();
         let (mut parts, mut found) = (Vec::new(), FoundPairs::default());
-        let out = found.cleared();
-        run_narrow_phase(&pool, &bodies, &candidates, 1.0, &config, &mut parts, out);
+        run_narrow_phase(&pool, &bodies, &candidates, 1.0, &settings, &mut parts, &mut found);
         assert!(parts.len() > 1, "the candidates were split");
         let entities =
             |pairs: &[PairContact]| -> Vec<_> { pairs.iter().map(|p| p.entities).collect() };
@@ -260,7 +234,7 @@ mod tests {
             found
                 .hits
                 .iter()
-                .map(|(p, hit)| (p.entities, hit.toi.to_bits()))
+                .map(|h| (h.pair.entities, h.hit.toi.to_bits()))
                 .collect::<Vec<_>>()
         };
         assert_eq!(hits(&found), hits(&whole));

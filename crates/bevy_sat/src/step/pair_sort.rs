@@ -1,5 +1,5 @@
 //! Sorting the step's pairs (touching pairs by entity pair, Weak pairs ground first): a radix
-//! sort, since a comparison sort of tens of thousands of pairs was a visible part of the step.
+//! sort, which orders tens of thousands of pairs in a few passes over them.
 
 use bevy::prelude::*;
 
@@ -54,17 +54,16 @@ impl SortedPairs {
         }
     }
 
-    /// The pair at position `i` (in order).
-    pub fn get(&self, i: usize) -> (Entity, Entity) {
+    /// The pair at position `i` (in order), if there is one. (A packed pair is rebuilt from
+    /// the bits of two real entities, so it always is one.)
+    pub fn get(&self, i: usize) -> Option<(Entity, Entity)> {
         let Some(packing) = self.packing else {
-            return self.pairs[i];
+            return self.pairs.get(i).copied();
         };
-        let pair = self.words[i] >> packing.index_bits;
+        let pair = self.words.get(i)? >> packing.index_bits;
         let low = (1u64 << packing.entity_bits) - 1;
-        // The bits are those of real entities, so both are valid; (placeholder otherwise).
-        let entity =
-            |bits: u64| Entity::try_from_bits(packing.high | bits).unwrap_or(Entity::PLACEHOLDER);
-        (entity(pair >> packing.entity_bits), entity(pair & low))
+        let entity = |bits: u64| Entity::try_from_bits(packing.high | bits);
+        Some((entity(pair >> packing.entity_bits)?, entity(pair & low)?))
     }
 
     /// The pair at position `i` as a word that orders like the pair, among lists packed alike.
@@ -90,7 +89,11 @@ pub(crate) fn diff_pairs(previous: &SortedPairs, now: &SortedPairs, mut on: impl
         .is_some_and(|(p, q)| (p.entity_bits, p.high) == (q.entity_bits, q.high));
     let mut report = |step: Step| match step {
         Step::New(i) => on(Change::Started(i)),
-        Step::Old(j) => on(Change::Ended(previous.get(j))),
+        Step::Old(j) => {
+            if let Some(pair) = previous.get(j) {
+                on(Change::Ended(pair));
+            }
+        }
     };
     if packed_alike {
         // Word against word: no entity is rebuilt but for the pairs that ended.
@@ -293,7 +296,7 @@ mod tests {
     use bevy::ecs::entity::{EntityGeneration, EntityIndex};
 
     use super::*;
-    use crate::step::test_rng::Rng;
+    use crate::step::testing::rng::Rng;
 
     /// An entity with an index below `max_index` and a generation below `generations`.
     fn entity(rng: &mut Rng, max_index: u32, generations: u32) -> Entity {
@@ -341,7 +344,7 @@ mod tests {
             let record = |i: u32| keys[keys.binary_search_by_key(&i, |k| k.index).expect("listed")];
             let sorted: Vec<PairKey> = order.iter().map(|&i| record(i)).collect();
             assert_eq!(sorted, expected, "{len} keys, indices < {max_index}");
-            let listed: Vec<_> = (0..pairs.len()).map(|i| pairs.get(i)).collect();
+            let listed: Vec<_> = (0..pairs.len()).filter_map(|i| pairs.get(i)).collect();
             let expected: Vec<_> = expected.iter().map(|k| (k.a, k.b)).collect();
             assert_eq!(listed, expected, "{len} keys, indices < {max_index}");
         }
@@ -397,12 +400,12 @@ mod tests {
             }
             let [(_, old, old_keys), (_, new, _)] = &lists;
             let set = |sorted: &SortedPairs| -> std::collections::BTreeSet<_> {
-                (0..sorted.len()).map(|i| sorted.get(i)).collect()
+                (0..sorted.len()).filter_map(|i| sorted.get(i)).collect()
             };
             let (old_set, new_set) = (set(old), set(new));
             let (mut started, mut ended) = (Vec::new(), Vec::new());
             diff_pairs(old, new, |change| match change {
-                Change::Started(i) => started.push(new.get(i)),
+                Change::Started(i) => started.extend(new.get(i)),
                 Change::Ended(pair) => ended.push(pair),
             });
             let expected_started: Vec<_> = new_set.difference(&old_set).copied().collect();
@@ -410,6 +413,7 @@ mod tests {
             assert_eq!(started, expected_started);
             assert_eq!(ended, expected_ended);
             assert_eq!(old_keys.len(), old.len());
+            assert_eq!(old.get(old.len()), None, "past the end: no pair");
         }
     }
 

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use sat_core::{ConvexPolygon, Shape};
 
-use super::Body;
+use super::body::Body;
 
 /// Normals closer than this to opposite count as facing each other.
 const OPPOSITE_COS: f32 = -0.9999;

@@ -100,6 +100,28 @@ impl ShapeRef<'_> {
         }
     }
 
+    /// The lowest and highest projection on a unit `axis` of the shape moved by `offset`,
+    /// without moving it: bit for bit what translating a copy and projecting it gives.
+    ///
+    /// ```
+    /// # use sat_core::{AsShape, ConvexPolygon, Shape}; use glam::Vec2;
+    /// let square = Shape::from(ConvexPolygon::rectangle(2.0, 2.0));
+    /// let mut moved = square;
+    /// moved.translate(Vec2::new(3.0, 0.5));
+    /// let axis = Vec2::X;
+    /// assert_eq!(square.as_shape().project_moved(axis, Vec2::new(3.0, 0.5)), moved.as_shape().project(axis));
+    /// ```
+    #[inline]
+    pub fn project_moved(&self, axis: Vec2, offset: Vec2) -> (f32, f32) {
+        match self {
+            Self::Polygon(p) => p.project_moved(axis, offset),
+            Self::Circle(c) => {
+                let center = (c.center() + offset).dot(axis);
+                (center - c.radius(), center + c.radius())
+            }
+        }
+    }
+
     /// The tight axis-aligned bounding box.
     #[inline]
     pub fn aabb(&self) -> Aabb {

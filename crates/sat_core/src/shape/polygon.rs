@@ -380,6 +380,15 @@ impl ConvexPolygon {
         self.lanes::<MAX_VERTICES>(Vec2::ZERO).project(axis)
     }
 
+    /// The lowest and highest projection on `axis` of the vertices moved by `offset`, without
+    /// moving them: bit for bit what [`translate`](Self::translate) then
+    /// [`project`](Self::project) give on a copy.
+    #[inline]
+    pub fn project_moved(&self, axis: Vec2, offset: Vec2) -> (f32, f32) {
+        // `v - (-offset)` is `v + offset` exactly, as `translate` computes it.
+        self.lanes::<MAX_VERTICES>(-offset).project(axis)
+    }
+
     /// The first `SLOTS` vertex slots (4 or 8, holding every vertex) relative to `origin`,
     /// laid out for [`SlotLanes::project`]: once per pair, for all the axes it is projected
     /// on. Quadrilaterals and triangles (4 slots) skip the half of the work the padding would

@@ -1,15 +1,19 @@
 //! Stage 1: gravity, integration, and placing every collider in the world once.
 
 use bevy::prelude::*;
-use sat_core::Pose;
 
+mod carry;
+
+use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
+
+use super::StepState;
+use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
-use super::{Body, Kind, StepState};
 use crate::components::{
     CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
     Velocity, Weak,
 };
-use crate::config::SatConfig;
+use crate::config::{MAX_DT, SatConfig};
 
 /// The colliders the step reads.
 pub(crate) type ColliderQuery<'w, 's> = Query<
@@ -32,19 +36,33 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
     ),
 >;
 
-/// The pose of a collider's entity: translation, rotation about z, scale in x and y. `None`
-/// when the rotation is not finite or turns the x axis out of the plane.
-pub(crate) fn pose_of(transform: &Transform) -> Option<Pose> {
-    let rotation = if transform.rotation == Quat::IDENTITY {
-        Vec2::X // the usual case, without a rotation and a square root per body
-    } else {
-        (transform.rotation * Vec3::X).truncate().try_normalize()?
-    };
-    Some(Pose {
-        translation: transform.translation.truncate(),
-        rotation,
-        scale: transform.scale.truncate(),
-    })
+/// Prepare's own storage, kept from step to step so that it allocates nothing once warmed up.
+#[derive(Default, Debug)]
+pub(crate) struct PrepareState {
+    /// The bodies that stood on something at the end of the last step, in order.
+    riders: Vec<usize>,
+    /// Per body, the index of the body it stood on.
+    support: Vec<Option<usize>>,
+    /// Per body, how far its support carries it.
+    carry: Vec<Option<Vec2>>,
+    /// Entity → body index, built only when a rider's support is not where last step's
+    /// support index says.
+    index: EntityHashMap<usize>,
+    warnings: Warnings,
+}
+
+/// Entities already warned about, per problem, so each warning is logged once.
+#[derive(Default, Debug)]
+struct Warnings {
+    both_kinds: EntityHashSet,
+    no_kind: EntityHashSet,
+    non_finite: EntityHashSet,
+    unplaceable: EntityHashSet,
+    /// The fields of the last [`SatConfig`] warned about, so that a bad one is reported once,
+    /// not every step.
+    config: Vec<&'static str>,
+    /// A time step that could not be used was reported.
+    dt: bool,
 }
 
 // Kept out of line so that profiles show each stage of the step.
@@ -55,23 +73,37 @@ pub(crate) fn prepare_bodies(
     colliders: ColliderQuery,
     mut state: ResMut<StepState>,
 ) {
-    let dt = time.delta_secs();
     let state = &mut *state;
-    state.index.clear();
+    let prepare = &mut state.prepare;
+    if config.is_changed() {
+        let (settings, replaced) = config.settings();
+        if !replaced.is_empty() && replaced != prepare.warnings.config {
+            warn!(
+                "SatConfig has invalid values in {}: the defaults are used for those",
+                replaced.join(", ")
+            );
+        }
+        prepare.warnings.config = replaced;
+        state.settings = settings;
+    }
+    let dt = step_duration(time.delta_secs(), &mut prepare.warnings.dt);
+    let settings = state.settings;
+    prepare.index.clear();
     // The longest motion, squared until the end: one square root per step, not per body.
     let mut reach_squared = 0.0f32;
     let mut count = 0;
     let mut any_pushable = false;
     // Only a moving Mighty body carries anything (see `carry_riders`).
     let mut any_mighty_moving = false;
-    state.scratch.riders.clear();
-    let margin = config.contact_margin.max(0.0);
-    let warnings = &mut state.warnings;
+    prepare.riders.clear();
+    let margin = settings.margin;
+    let warnings = &mut prepare.warnings;
     state.broad.inputs.clear();
     // Resolution's compact copy of the velocities, when it is likely to run (it ran last step;
     // else it reads them from the records).
-    let keep_velocities = state.any_pushable;
-    state.velocities.clear();
+    let motion = &mut state.motion;
+    let keep_velocities = motion.any_pushable;
+    motion.velocities.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
         let (one_way, drop_through, flags) = extra;
         let kind = match (mighty, weak) {
@@ -92,7 +124,7 @@ pub(crate) fn prepare_bodies(
         let velocity_read = velocity.map_or(Vec2::ZERO, |v| v.0);
         let mut v = velocity_read;
         if kind == Kind::Weak && velocity.is_some() {
-            v += config.gravity * dt;
+            v += settings.gravity * dt;
         }
         let start = transform.translation.truncate();
         if !start.is_finite() || !v.is_finite() {
@@ -104,14 +136,14 @@ pub(crate) fn prepare_bodies(
             }
             continue;
         }
-        let motion = v * dt;
+        let displacement = v * dt;
         let Some(mut pose) = pose_of(&transform) else {
             if warnings.unplaceable.insert(entity) {
                 warn!("{entity} has a non-finite or out-of-plane rotation: it is left out");
             }
             continue;
         };
-        pose.translation = start + motion;
+        pose.translation = start + displacement;
         // Place the shape straight into a body slot kept from the last step when there is one:
         // no copy of the whole shape per body.
         let slot = count;
@@ -119,9 +151,8 @@ pub(crate) fn prepare_bodies(
         // slot holds it as placed then, where it still is, the world shape is already in place.
         // (Resolution never moves a body without writing its transform.) Not a body with a
         // velocity that happens to be zero, a Weak body at rest say: placing it again costs
-        // less than finding out, when bodies at rest and in motion come mixed (a crowd half at
-        // rest, in the stress scene's `resolve` mode: prepare 2.48-2.50 -> 1.91 ms at 64k),
-        // while the scenery's entities come grouped (no `Velocity`: a table of their own).
+        // less than finding out when bodies at rest and in motion come mixed, while the
+        // scenery's entities come grouped (no `Velocity`: a table of their own).
         let unchanged = velocity.is_none() && !transform.is_changed() && !collider.is_changed();
         // (With the placed shape's AABB, found on the way.)
         let placed = match state.bodies.get_mut(slot) {
@@ -149,7 +180,7 @@ pub(crate) fn prepare_bodies(
             .and_then(|f| f.standing_on())
             .filter(|_| kind == Kind::Weak);
         if support.is_some() {
-            state.scratch.riders.push(slot);
+            prepare.riders.push(slot);
         }
         let moved = pose.translation - start; // as `Body::motion` gives it
         reach_squared = reach_squared.max(moved.length_squared());
@@ -159,7 +190,7 @@ pub(crate) fn prepare_bodies(
         body.position = pose.translation;
         body.velocity = v;
         if keep_velocities {
-            state.velocities.push(v);
+            motion.velocities.push(v);
         }
         body.layers = layers.copied().unwrap_or_default();
         body.size = aabb.size().min_element();
@@ -182,89 +213,29 @@ pub(crate) fn prepare_bodies(
             .push(BroadInput::of(body, aabb, moved, margin));
     }
     state.bodies.truncate(count);
-    state.any_pushable = any_pushable;
-    state.reach = reach_squared.sqrt();
+    motion.any_pushable = any_pushable;
+    motion.reach = reach_squared.sqrt();
     // Only riders need the entity → body lookup; most steps of most scenes have few. Without
     // a moving Mighty body, every carry is zero.
-    if !state.scratch.riders.is_empty() && any_mighty_moving {
-        carry_riders(state, margin);
+    if !prepare.riders.is_empty() && any_mighty_moving {
+        carry::carry_riders(
+            &mut state.bodies,
+            prepare,
+            &state.writeback.support_index,
+            &mut state.broad.inputs,
+            &mut motion.reach,
+            margin,
+        );
     }
 }
 
-/// Moves every Weak body that stood on something at the end of the last step by its support's
-/// displacement, so riders travel with moving platforms, and riders of riders with them. Only
-/// the floor contact carries, and only Mighty bodies' motion: a Mighty support's displacement
-/// is its motion, a Weak support's is its own carry. A Weak body's own motion is not its
-/// displacement (resolution may stop it or push it back: a crate resting on the floor moves
-/// down by gravity every step, and is pushed back up), so it is not passed on to what stands
-/// on it. (It was, once: every crate of a stack then went down by the gravity of all those
-/// below it, for resolution to push back up; and in a game without gravity, a body touching
-/// another from above went along with whatever way that one moved.) A carried body's swept
-/// box (grown by `margin`) and the step's reach are brought up to date.
-// Kept out of line so that profiles show each stage of the step.
-#[inline(never)]
-fn carry_riders(state: &mut StepState, margin: f32) {
-    let scratch = &mut state.scratch;
-    let bodies = &mut state.bodies;
-    scratch.support.clear();
-    scratch.support.resize(bodies.len(), None);
-    for &i in &scratch.riders {
-        let Some(support) = bodies[i].support else {
-            continue;
-        };
-        // Last step's index of the support, if the bodies came in the same order; else (only
-        // then) the entity → body lookup, built once.
-        let hint = state.support_index.get(i).map(|&s| s as usize);
-        scratch.support[i] =
-            match hint.filter(|&s| bodies.get(s).is_some_and(|b| b.entity == support)) {
-                Some(s) => Some(s),
-                None => {
-                    if state.index.is_empty() {
-                        state
-                            .index
-                            .extend(bodies.iter().enumerate().map(|(k, b)| (b.entity, k)));
-                    }
-                    state.index.get(&support).copied()
-                }
-            };
+/// The step's duration: `dt` if it is usable. One that is not finite or negative is no time at
+/// all (nothing moves), and a longer one than [`MAX_DT`] is cut to it; either is reported once.
+fn step_duration(dt: f32, warned: &mut bool) -> f32 {
+    let usable = if dt.is_finite() { dt.clamp(0.0, MAX_DT) } else { 0.0 };
+    if usable != dt && !*warned {
+        warn!("the step's time delta {dt} s is not usable: {usable} s is used instead");
+        *warned = true;
     }
-    scratch.carry.clear();
-    scratch.carry.resize(bodies.len(), None);
-    for &i in &scratch.riders {
-        carry_of(i, bodies, &scratch.support, &mut scratch.carry, 0);
-    }
-    for &i in &scratch.riders {
-        let body = &mut bodies[i];
-        if let Some(offset) = scratch.carry[i].filter(|c| *c != Vec2::ZERO) {
-            body.shift(offset);
-            let motion = body.motion();
-            state.reach = state.reach.max(motion.length());
-            state.broad.inputs[i].swept = BroadInput::swept(body.shape.aabb(), motion, margin);
-        }
-    }
-}
-
-/// The carry of body `i`: its support's motion if the support is Mighty, else the support's
-/// own carry (bounded depth, so a cycle of supports ends instead of looping). Bodies are not
-/// carried yet: their motion is their own.
-fn carry_of(
-    i: usize,
-    bodies: &[Body],
-    support: &[Option<usize>],
-    carry: &mut [Option<Vec2>],
-    depth: usize,
-) -> Vec2 {
-    const MAX_DEPTH: usize = 16;
-    if let Some(known) = carry[i] {
-        return known;
-    }
-    let value = match support[i] {
-        Some(s) if s != i && depth < MAX_DEPTH => match bodies[s].kind {
-            Kind::Mighty => bodies[s].motion(),
-            Kind::Weak => carry_of(s, bodies, support, carry, depth + 1),
-        },
-        _ => Vec2::ZERO,
-    };
-    carry[i] = Some(value);
-    value
+    usable
 }

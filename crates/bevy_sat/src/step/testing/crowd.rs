@@ -3,12 +3,14 @@
 use bevy::prelude::*;
 use sat_core::{ConvexPolygon, Pose, Shape};
 
-use super::narrow::{FoundPairs, test_pairs};
-use super::resolve::{Work, resolve};
-use super::test_rng::Rng;
-use super::{Body, Kind};
+use super::rng::Rng;
 use crate::components::OneWayPlatform;
-use crate::config::SatConfig;
+use crate::config::{SatConfig, StepSettings};
+use crate::step::body::{Body, Kind};
+use crate::step::moves::Moves;
+use crate::step::narrow::test_pairs;
+use crate::step::pair::FoundPairs;
+use crate::step::resolve::{Resolution, resolve};
 
 /// A body of `kind` with `polygon` at `position`, which it reached moving at `velocity` for a
 /// 60 Hz step; entity `index`.
@@ -30,12 +32,12 @@ fn body(index: u32, polygon: ConvexPolygon, position: Vec2, velocity: Vec2, kind
 
 /// A crowd of boxes and regular polygons dropped on top of each other among static boxes,
 /// some of them one-way platforms, and what the narrow phase finds among them.
-pub(crate) fn crowd(seed: u64) -> (Vec<Body>, FoundPairs, SatConfig) {
+pub(crate) fn crowd(seed: u64) -> (Vec<Body>, FoundPairs, StepSettings) {
     crowd_within(seed, 60.0)
 }
 
 /// [`crowd`], its bodies placed within `extent` of the origin in x and y.
-fn crowd_within(seed: u64, extent: f32) -> (Vec<Body>, FoundPairs, SatConfig) {
+fn crowd_within(seed: u64, extent: f32) -> (Vec<Body>, FoundPairs, StepSettings) {
     let mut rng = Rng(seed);
     let mut bodies = Vec::new();
     for i in 0..300 {
@@ -55,19 +57,20 @@ fn crowd_within(seed: u64, extent: f32) -> (Vec<Body>, FoundPairs, SatConfig) {
         platform.one_way = (i % 4 == 0).then(OneWayPlatform::default);
         bodies.push(platform);
     }
-    let config = SatConfig {
+    let (settings, _) = SatConfig {
         passes: 8,
         ..default()
-    };
-    let found = narrow_phase(&bodies, &config);
-    (bodies, found, config)
+    }
+    .settings();
+    let found = narrow_phase(&bodies, &settings);
+    (bodies, found, settings)
 }
 
 /// What the narrow phase finds among `bodies` (every pair a candidate).
-fn narrow_phase(bodies: &[Body], config: &SatConfig) -> FoundPairs {
+fn narrow_phase(bodies: &[Body], settings: &StepSettings) -> FoundPairs {
     let candidates = every_pair(bodies.len());
     let mut found = FoundPairs::default();
-    test_pairs(bodies, &candidates, 1.0, config, found.cleared());
+    test_pairs(bodies, &candidates, 1.0, settings, &mut found);
     found
 }
 
@@ -75,19 +78,18 @@ fn narrow_phase(bodies: &[Body], config: &SatConfig) -> FoundPairs {
 /// steps later: resolved step after step at rest, then every tenth body moving on. Most of it
 /// rests against itself within the slop, as a crowd at rest does; and what the narrow phase
 /// finds among them.
-pub(crate) fn settled_crowd(seed: u64) -> (Vec<Body>, FoundPairs, SatConfig) {
-    let (mut bodies, mut found, config) = crowd_within(seed, 120.0);
+pub(crate) fn settled_crowd(seed: u64) -> (Vec<Body>, FoundPairs, StepSettings) {
+    let (mut bodies, mut found, settings) = crowd_within(seed, 120.0);
     let thrown: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
     for step in 0..=STEPS_TO_SETTLE {
         let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
-        let lists = (&mut found.pairs, &mut found.weak, &mut found.hits);
         resolve(
-            &config,
+            &settings,
             &mut bodies,
             &velocities,
-            lists,
-            &mut Work::default(),
-            &mut Vec::new(),
+            &mut found,
+            &mut Moves::default(),
+            &mut Resolution::default(),
         );
         for (i, body) in bodies.iter_mut().enumerate() {
             body.start = body.position;
@@ -96,9 +98,9 @@ pub(crate) fn settled_crowd(seed: u64) -> (Vec<Body>, FoundPairs, SatConfig) {
             body.velocity = if moves_on { thrown[i] } else { Vec2::ZERO };
             body.shift(body.velocity / 60.0);
         }
-        found = narrow_phase(&bodies, &config);
+        found = narrow_phase(&bodies, &settings);
     }
-    (bodies, found, config)
+    (bodies, found, settings)
 }
 
 /// How many steps [`settled_crowd`] lets the crowd settle.

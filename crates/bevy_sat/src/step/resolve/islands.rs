@@ -14,10 +14,9 @@
 //! with a body already moved (placed at its time of impact). In any other island every pair
 //! answers its narrow-phase contact, within the slop, and the pass only takes holds that no
 //! push there reads: it moves no body and stops no velocity, so the first pass skips it too.
-//! (In a crowd at rest against itself, most of a scene: at 64k bodies of the stress scene,
-//! under a thousand of its 62 thousand pairs move in a step.)
+//! In a crowd at rest against itself, most pairs are in such islands.
 
-use super::{PairContact, Pushes};
+use crate::step::pair::{PairContact, Pushes};
 
 /// The islands of one step's pairs, and the last pass that moved something in each.
 #[derive(Default, Debug)]
@@ -163,8 +162,7 @@ impl Islands {
     /// visits, in order. `out` must hold what this gave for the same `every` in the pass before
     /// (pass 0 lists all of `every`, pass 1 those in live islands): a pass visits only islands
     /// the pass before moved something in, so only islands that pass visited, and its list is
-    /// the one to filter, not the whole of `every` (by the last passes, under a fifth of it at
-    /// 64k bodies).
+    /// the one to filter, not the whole of `every` (by the last passes, a small part of it).
     pub fn visited(&self, every: impl IntoIterator<Item = u32>, out: &mut Vec<u32>) {
         if self.pass == 0 || self.visits_all() {
             out.clear();
@@ -207,8 +205,9 @@ impl Islands {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::step::resolve::{Work, resolve};
-    use crate::step::test_crowd::{crowd, settled_crowd};
+    use crate::step::moves::Moves;
+    use crate::step::resolve::{Resolution, resolve};
+    use crate::step::testing::crowd::{crowd, settled_crowd};
 
     /// Visiting only the islands that moved in the pass before (and, in the first pass, only
     /// those where something can move) gives exactly what visiting every pair gives: the same
@@ -219,7 +218,7 @@ mod tests {
     fn skipping_settled_islands_changes_nothing() {
         for seed in [1, 2, 3, 0x9E37_79B9_7F4A_7C15] {
             for settled in [false, true] {
-                let (bodies, found, config) = if settled {
+                let (bodies, found, settings) = if settled {
                     settled_crowd(seed)
                 } else {
                     crowd(seed)
@@ -228,24 +227,23 @@ mod tests {
                 let mut idle = 0;
                 for visit_all in [false, true] {
                     let mut bodies = bodies.clone();
-                    let mut pairs = found.pairs.clone();
-                    let (mut weak, mut hits) = (found.weak.clone(), found.hits.clone());
-                    let (mut work, mut crushed) = (Work::default(), Vec::new());
-                    work.islands.visit_all = visit_all;
+                    let mut found = found.clone();
+                    let mut res = Resolution::default();
+                    res.islands.visit_all = visit_all;
                     let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
                     resolve(
-                        &config,
+                        &settings,
                         &mut bodies,
                         &velocities,
-                        (&mut pairs, &mut weak, &mut hits),
-                        &mut work,
-                        &mut crushed,
+                        &mut found,
+                        &mut Moves::default(),
+                        &mut res,
                     );
                     let state: Vec<_> = bodies.iter().map(|b| (b.position, b.velocity)).collect();
-                    outcomes.push((state, crushed));
+                    outcomes.push((state, res.crushed.clone()));
                     if !visit_all {
-                        let skipped = |p: &&PairContact| !p.unpushed() && !work.islands.is_live(p);
-                        idle = pairs.iter().filter(skipped).count();
+                        let skipped = |p: &&PairContact| !p.unpushed() && !res.islands.is_live(p);
+                        idle = found.pairs.iter().filter(skipped).count();
                     }
                 }
                 assert_eq!(outcomes[0], outcomes[1], "seed {seed}, settled: {settled}");

@@ -1,0 +1,163 @@
+//! [`Body`]: one collider as the step sees it, the record every stage reads.
+
+use bevy::prelude::*;
+use prefetch_index::prefetch_index;
+use sat_core::{Pose, Shape};
+
+use crate::components::{CollisionLayers, OneWayPlatform};
+
+/// How a body takes part in resolution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Never pushed (also colliders with neither marker, or both).
+    Mighty,
+    /// Pushed out of what it overlaps.
+    Weak,
+}
+
+/// One collider for the duration of a step: everything the stages need, in one place.
+///
+/// The passes that walk every body (write-back) read only the fields before `shape`: they are
+/// laid out first (`repr(C)`) and the record starts on a cache line, so such a pass touches one
+/// line per body instead of the whole record. (The broad phase reads none of it: see
+/// [`broad::BroadInput`].)
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct Body {
+    /// No data (zero-sized): where the record starts, counted in cache lines, so that
+    /// [`Body::prefetch`] can name each line of the record.
+    lines: [CacheLine; 0],
+    pub entity: Entity,
+    /// The entity's translation (x, y): after integration, then as resolution moves it.
+    pub position: Vec2,
+    pub velocity: Vec2,
+    pub layers: CollisionLayers,
+    /// The smaller side of the body's AABB: how far it may move before it must be swept.
+    pub size: f32,
+    pub kind: Kind,
+    pub sensor: bool,
+    /// A Weak body with [`DropThrough`](crate::DropThrough).
+    pub drop_through: bool,
+    /// Its [`ContactFlags`] were the default ones at the start of the step (nothing to write
+    /// back if they still are).
+    pub flags_were_default: bool,
+    /// Its one-way sides, if it is a one-way platform.
+    pub one_way: Option<OneWayPlatform>,
+    /// `position` differs from the entity's translation as read (`start`): write-back writes
+    /// it. Kept with the fields above, so that write-back reads one cache line per body.
+    pub moved: bool,
+    /// `velocity` differs from the entity's [`Velocity`](crate::Velocity) as read.
+    pub velocity_changed: bool,
+    /// The translation at the start of the step.
+    pub start: Vec2,
+    /// The rotation `(cos, sin)` of the body.
+    pub rotation: Vec2,
+    /// What it stood on at the end of the last step (from its [`ContactFlags`]).
+    pub support: Option<Entity>,
+    /// Bit `i` set: edge `i` of the world polygon is covered by a flush neighbour's edge (an
+    /// internal face, never a push axis).
+    pub internal: u16,
+    /// The bottom of the shape's AABB, kept as the body moves: Weak pairs are ordered by it,
+    /// and the narrow phase would otherwise go over every vertex of both shapes of such a pair.
+    pub bottom: f32,
+    /// The shape placed in the world at `position`.
+    pub shape: Shape,
+}
+
+/// The unit [`Body::lines`] counts in. Never built: only its size and alignment matter. (Not
+/// `Copy`, so that `lines` is always borrowed where it is, never copied somewhere else.)
+#[derive(Clone, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct CacheLine([u8; 64]);
+
+impl Body {
+    /// A body holding `shape`, every other field to be filled in.
+    pub fn new(entity: Entity, shape: Shape) -> Self {
+        Self {
+            lines: [],
+            entity,
+            position: Vec2::ZERO,
+            velocity: Vec2::ZERO,
+            layers: CollisionLayers::default(),
+            size: 0.0,
+            kind: Kind::Mighty,
+            sensor: false,
+            drop_through: false,
+            flags_were_default: true,
+            one_way: None,
+            moved: false,
+            velocity_changed: false,
+            start: Vec2::ZERO,
+            rotation: Vec2::X,
+            support: None,
+            internal: 0,
+            bottom: shape.aabb().min.y,
+            shape,
+        }
+    }
+
+    /// Asks the CPU to start loading every cache line of the record, and returns at once: a
+    /// hint that changes nothing else. A loop over pairs calls it for the bodies of a pair a
+    /// few pairs ahead, so that their records (rarely in cache when there are tens of
+    /// thousands) arrive while it works on the current pair, instead of being waited for.
+    #[inline(always)]
+    pub fn prefetch(&self) {
+        for line in 0..size_of::<Body>().div_ceil(size_of::<CacheLine>()) {
+            prefetch_index(&self.lines, line);
+        }
+    }
+
+    /// Asks the CPU to start loading the record's first cache line (the fields before `shape`,
+    /// all that write-back reads), and returns at once: a hint, like [`Body::prefetch`].
+    #[inline(always)]
+    pub fn prefetch_header(&self) {
+        prefetch_index(&self.lines, 0);
+    }
+
+    /// The displacement integrated from the velocity this step.
+    pub fn motion(&self) -> Vec2 {
+        self.position - self.start
+    }
+
+    /// The body's shape where it was at the start of the step.
+    pub fn start_shape(&self) -> Shape {
+        let mut shape = self.shape;
+        shape.translate(-self.motion());
+        shape
+    }
+
+    /// Whether the pair is pushed apart at all.
+    pub fn resolves_with(&self, other: &Body) -> bool {
+        // Without short cuts: one branch, not three that the pairs' mix makes unpredictable.
+        !(self.sensor | other.sensor) & ((self.kind == Kind::Weak) | (other.kind == Kind::Weak))
+    }
+
+    /// Moves the body (and its world shape) by `offset`. (Resolution also counts the move:
+    /// see [`Moves`](super::moves::Moves).)
+    pub fn shift(&mut self, offset: Vec2) {
+        self.position += offset;
+        self.shape.translate(offset);
+        self.bottom += offset.y;
+        self.moved = true;
+    }
+
+    /// Whether resolution may push this body: Weak and not a sensor.
+    pub fn pushable(&self) -> bool {
+        self.kind == Kind::Weak && !self.sensor
+    }
+}
+
+/// The pose of a collider's entity: translation, rotation about z, scale in x and y. `None`
+/// when the rotation is not finite or turns the x axis out of the plane.
+pub(crate) fn pose_of(transform: &Transform) -> Option<Pose> {
+    let rotation = if transform.rotation == Quat::IDENTITY {
+        Vec2::X // the usual case, without a rotation and a square root per body
+    } else {
+        (transform.rotation * Vec3::X).truncate().try_normalize()?
+    };
+    Some(Pose {
+        translation: transform.translation.truncate(),
+        rotation,
+        scale: transform.scale.truncate(),
+    })
+}

@@ -1,0 +1,66 @@
+//! The one-way platform rule, in one place: which side of a [`OneWayPlatform`] a Weak body
+//! came from decides whether the pair is resolved at all, which hits count, and which way the
+//! body is pushed out.
+//!
+//! A pair is *passing* (never resolved) unless the Weak body started the step on a solid side
+//! of the platform and does not have [`DropThrough`](crate::DropThrough). Judging from where
+//! both were at the start of the step (the platform's own motion included) makes the rule hold
+//! at any speed.
+//!
+//! [`OneWayPlatform`]: crate::OneWayPlatform
+
+use bevy::prelude::*;
+use sat_core::AsShape;
+
+use super::body::{Body, Kind};
+use crate::config::StepSettings;
+
+/// A hit counts through a solid side when it goes into the platform within 45° of the side's
+/// inward normal.
+const THROUGH_SIDE_COS: f32 = core::f32::consts::FRAC_1_SQRT_2;
+
+/// The outward direction (world) of a solid side of one-way platform `m` on which `w` was at
+/// the start of the step, if any.
+pub(crate) fn solid_side_at_start(w: &Body, m: &Body, margin: f32) -> Option<Vec2> {
+    let one_way = m.one_way?;
+    // Both shapes projected where they started, without copying them there.
+    let (w_back, m_back) = (-w.motion(), -m.motion());
+    one_way.solid_directions().find_map(|local| {
+        let side = m.rotation.rotate(local);
+        let (w_min, _) = w.shape.as_shape().project_moved(side, w_back);
+        let (_, m_max) = m.shape.as_shape().project_moved(side, m_back);
+        (w_min >= m_max - margin).then_some(side)
+    })
+}
+
+/// Whether a pair is a Weak body passing through a one-way platform, judged from the start of
+/// the step (the narrow phase asks, once per pair).
+pub(crate) fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
+    let (w, m) = match (a.kind, b.kind) {
+        (Kind::Weak, Kind::Mighty) => (a, b),
+        (Kind::Mighty, Kind::Weak) => (b, a),
+        _ => return false,
+    };
+    m.one_way.is_some() && (w.drop_through || solid_side_at_start(w, m, margin).is_none())
+}
+
+/// Whether a hit of Weak `w` into Mighty `m` along `into` counts: always, unless `m` is a
+/// one-way platform and the hit is not through a solid side `w` started on.
+pub(crate) fn allows_hit(w: &Body, m: &Body, into: Vec2, settings: &StepSettings) -> bool {
+    m.one_way.is_none()
+        || solid_side_at_start(w, m, settings.margin)
+            .is_some_and(|side| -side.dot(into) > THROUGH_SIDE_COS)
+}
+
+/// Whether `w` is now above a one-way platform `m` that is solid from above: what floor
+/// snapping may pull it down onto.
+pub(crate) fn is_above_top(w: &Body, m: &Body, settings: &StepSettings) -> bool {
+    m.one_way.is_some_and(|one_way| {
+        one_way.solid_directions().any(|local| {
+            let side = m.rotation.rotate(local);
+            settings.is_floor(side)
+                && w.shape.as_shape().project(side).0
+                    >= m.shape.as_shape().project(side).1 - settings.margin
+        })
+    })
+}

@@ -1,0 +1,78 @@
+//! Fast pairs placed at their time of impact: each Weak body takes back the part of its motion
+//! after the impact that went into the other body, and keeps the part that slides along it.
+
+use bevy::prelude::*;
+
+use crate::config::StepSettings;
+use crate::step::body::{Body, Kind};
+use super::Resolution;
+use crate::step::moves::Moves;
+use crate::step::one_way;
+use crate::step::pair::FastHit;
+
+/// A body's motion after an impact that is taken back.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Rewind {
+    /// The body.
+    pub body: usize,
+    /// When it hit, as a fraction of the step.
+    pub toi: f32,
+    /// How far it moved into the other body after the hit.
+    pub offset: Vec2,
+    /// The direction into the other body: its velocity along it stops.
+    pub into: Vec2,
+}
+
+/// Fast pairs: each Weak body takes back the part of its motion after the impact that went
+/// into the other body (the earliest impact if it has several), and keeps sliding. The
+/// rewinds start cleared ([`resolve`](super::resolve) clears them, whether or not a pair has
+/// a hit).
+pub(super) fn place_at_time_of_impact(
+    bodies: &mut [Body],
+    hits: &[FastHit],
+    moves: &mut Moves,
+    res: &mut Resolution,
+    settings: &StepSettings,
+) {
+    let rewinds = &mut res.rewinds;
+    for &FastHit { pair: p, hit } in hits {
+        if p.unpushed() {
+            continue;
+        }
+        let (i, j) = p.bodies();
+        let (a, b) = (&bodies[i], &bodies[j]);
+        let late = 1.0 - hit.toi;
+        let n = hit.normal; // from a to b
+        let relative = a.motion() - b.motion();
+        match (a.kind, b.kind) {
+            (Kind::Weak, Kind::Mighty) => {
+                if one_way::allows_hit(a, b, n, settings) {
+                    rewinds.push(Rewind { body: i, toi: hit.toi, offset: n * (relative.dot(n) * late), into: n });
+                }
+            }
+            (Kind::Mighty, Kind::Weak) => {
+                if one_way::allows_hit(b, a, -n, settings) {
+                    rewinds.push(Rewind { body: j, toi: hit.toi, offset: -n * (relative.dot(n) * late), into: -n });
+                }
+            }
+            _ => {
+                let approach_a = a.motion().dot(n).max(0.0);
+                let approach_b = (-b.motion().dot(n)).max(0.0);
+                rewinds.push(Rewind { body: i, toi: hit.toi, offset: n * (approach_a * late), into: n });
+                rewinds.push(Rewind { body: j, toi: hit.toi, offset: -n * (approach_b * late), into: -n });
+            }
+        }
+    }
+    // Earliest hit per body; equal times keep the pair order.
+    rewinds.sort_by(|x, y| x.body.cmp(&y.body).then(x.toi.total_cmp(&y.toi)));
+    let mut last = usize::MAX;
+    for rewind in &res.rewinds {
+        if rewind.body == last {
+            continue;
+        }
+        last = rewind.body;
+        moves.shift(rewind.body, -rewind.offset);
+        moves.stop_along(rewind.body, rewind.into);
+    }
+}
+

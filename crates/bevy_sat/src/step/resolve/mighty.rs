@@ -1,0 +1,211 @@
+//! Pushes of Weak bodies out of Mighty ones: along the minimum translation vector, except that
+//! a floor-like contact pushes straight up (bodies stand still on slopes), a one-way platform
+//! pushes out through its solid side, and an internal face (shared by flush Mighty neighbours)
+//! is never a push axis. A push that would drive a body into another Mighty body it touches is
+//! refused, and the body is crushed between them.
+
+use bevy::prelude::*;
+use sat_core::{Shape, exit_distance};
+
+use super::{PREFETCH_DISTANCE, Resolution, prefetch_visit};
+use crate::config::StepSettings;
+use crate::step::body::Body;
+use crate::step::moves::{Moves, Overlap};
+use crate::step::one_way::solid_side_at_start;
+use crate::step::pair::{PairContact, Pushes};
+use crate::step::seams::{is_internal_face, open_faces};
+
+/// The Mighty–Weak pairs and what the Mighty passes found of them.
+#[derive(Default, Debug)]
+pub(crate) struct MightyPairs {
+    /// The Mighty–Weak pairs (their indices, in order): the pairs the Mighty passes visit.
+    pub all: Vec<u32>,
+    /// The ones the pass under way visits, in order.
+    visited: Vec<u32>,
+    /// Per visited pair, its push as the pass's first loop found it.
+    pushes: Vec<Pushed>,
+    /// The pushes refused this step, in every pass.
+    pub blocked: Vec<Blocked>,
+}
+
+/// The push of Mighty body `mighty` on Weak body `weak`, found when `weak` was at `version`.
+#[derive(Clone, Copy, Debug)]
+struct Pushed {
+    weak: usize,
+    version: u32,
+    mighty: Entity,
+    push: Option<Push>,
+}
+
+/// A push of Mighty body `mighty` on Weak body `body` (Mighty–Weak pair `pair`) that pass
+/// `pass` refused, since it would have driven the body into Mighty body `other`: the body is
+/// crushed between them, if the pass is the last visit of its island.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Blocked {
+    pub pass: u32,
+    pub pair: u32,
+    pub body: Entity,
+    pub mighty: Entity,
+    pub other: Entity,
+}
+
+/// What a Mighty body does to a Weak one it touches.
+#[derive(Clone, Copy, Debug)]
+struct Push {
+    /// Move the Weak body by this.
+    offset: Vec2,
+    /// The direction into the Mighty body: the Weak body cannot be pushed that way any more,
+    /// and loses its velocity along it.
+    into: Vec2,
+}
+
+
+/// The push of Mighty `m` on Weak `w` where they touch (`contact`, from `w` to `m`);
+/// `w_shape` gives `w`'s shape where resolution has moved it (needed only for some pushes).
+/// `one_way`: whether `m` is a one-way platform (as the pair knows). A push of a body touching
+/// within the slop reads neither body record.
+fn mighty_push(
+    w: &Body,
+    w_shape: impl Fn() -> Shape,
+    m: &Body,
+    one_way: bool,
+    contact: Overlap,
+    settings: &StepSettings,
+) -> Option<Push> {
+    if one_way {
+        let side = solid_side_at_start(w, m, settings.margin)?;
+        let lift = if contact.depth > settings.slop {
+            exit_distance(&w_shape(), &m.shape, side).unwrap_or(0.0)
+        } else {
+            0.0
+        };
+        return Some(Push {
+            offset: side * lift,
+            into: -side,
+        });
+    }
+    let n = contact.normal; // from w into m
+    if contact.depth <= settings.slop {
+        return Some(Push {
+            offset: Vec2::ZERO,
+            into: n,
+        });
+    }
+    let (mut out, mut distance) = (-n, contact.depth);
+    if is_internal_face(m, -n) {
+        // The shortest way out is through a face a flush neighbour covers: take the shortest
+        // way through an open face instead.
+        let w_shape = w_shape();
+        if let Some((face, d)) = open_faces(m)
+            .filter_map(|f| exit_distance(&w_shape, &m.shape, f).map(|d| (f, d)))
+            .min_by(|x, y| x.1.total_cmp(&y.1))
+        {
+            (out, distance) = (face, d);
+        }
+    }
+    if settings.is_floor(out) && out != Vec2::Y {
+        // Stand on slopes: out of a floor straight up, so gravity does not slide the body down.
+        if let Some(up) = exit_distance(&w_shape(), &m.shape, Vec2::Y)
+            .filter(|up| *up <= 2.0 * distance / settings.floor_cos.max(0.1) + settings.margin)
+        {
+            (out, distance) = (Vec2::Y, up);
+        }
+    }
+    Some(Push {
+        offset: out * distance,
+        into: -out,
+    })
+}
+
+/// The Weak body of pair `k` (its index), the Mighty one (its entity), and the push of the
+/// one on the other.
+fn mighty_weak_push(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    k: usize,
+    moves: &mut Moves,
+    settings: &StepSettings,
+) -> (usize, Entity, Option<Push>) {
+    let pair = &pairs[k];
+    let weak_is_a = pair.pushes == Pushes::AOutOfB;
+    let (a, b) = pair.bodies();
+    let (w, m) = if weak_is_a { (a, b) } else { (b, a) };
+    let contact = moves
+        .overlap(k, bodies, pair, settings.margin)
+        .map(|c| if weak_is_a { c } else { c.flipped() });
+    let w_shape = || moves.shape_now(bodies, w);
+    let (one_way, entities) = (pair.one_way, pair.entities);
+    let push =
+        contact.and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], one_way, c, settings));
+    let mighty = if weak_is_a { entities.1 } else { entities.0 };
+    (w, mighty, push)
+}
+
+/// Pushes Weak bodies out of Mighty ones. All holds are taken first, so that a push that would
+/// drive a body into another Mighty body it touches is refused whatever the pair order; such
+/// pushes are recorded in [`MightyPairs::blocked`]. Visits the Mighty–Weak pairs of `pairs` (listed
+/// in [`MightyPairs::all`]) that the pass under way visits.
+pub(super) fn mighty_pass(
+    bodies: &mut [Body],
+    pairs: &[PairContact],
+    moves: &mut Moves,
+    res: &mut Resolution,
+    settings: &StepSettings,
+) {
+    res.mighty.pushes.clear();
+    let mut visited = std::mem::take(&mut res.mighty.visited);
+    let every = res.mighty.all.iter().copied();
+    res.islands.visited(every, &mut visited);
+    for (i, &k) in visited.iter().enumerate() {
+        let k = k as usize;
+        moves.prefetch_versions(pairs, visited.get(i + 2 * PREFETCH_DISTANCE));
+        if let Some(&ahead) = visited.get(i + PREFETCH_DISTANCE) {
+            prefetch_visit(moves, &res.holds, bodies, pairs, ahead as usize);
+        }
+        let (w, mighty, push) = mighty_weak_push(bodies, pairs, k, moves, settings);
+        if let Some(push) = push {
+            res.holds.add(w, push.into, Some(mighty));
+        }
+        res.mighty.pushes.push(Pushed {
+            weak: w,
+            version: moves.version(w),
+            mighty,
+            push,
+        });
+    }
+    for (i, &k) in visited.iter().enumerate() {
+        let k = k as usize;
+        // The push found above, unless an earlier push of this loop moved the Weak body.
+        let Pushed {
+            weak: w,
+            version,
+            mighty,
+            push,
+        } = res.mighty.pushes[i];
+        let push = if version == moves.version(w) {
+            push
+        } else {
+            mighty_weak_push(bodies, pairs, k, moves, settings).2
+        };
+        let Some(push) = push else {
+            continue;
+        };
+        let Some(direction) = push.offset.try_normalize() else {
+            continue;
+        };
+        if let Some(other) = res.holds.blocker(w, direction, mighty) {
+            res.mighty.blocked.push(Blocked {
+                pass: res.islands.pass(),
+                pair: k as u32,
+                body: bodies[w].entity,
+                mighty,
+                other,
+            });
+            continue;
+        }
+        moves.shift(w, push.offset);
+        moves.stop_along(w, push.into);
+        res.islands.moved(k);
+    }
+    res.mighty.visited = visited;
+}

@@ -1,0 +1,69 @@
+//! Floor snapping: a body that stood on a floor and walked off it (down a slope, over a small
+//! step) is pulled down onto a floor close below instead of hopping off.
+
+use bevy::prelude::*;
+use sat_core::sweep;
+
+use super::Resolution;
+use crate::config::StepSettings;
+use crate::step::body::{Body, Kind};
+use crate::step::moves::Moves;
+use crate::step::one_way;
+use crate::step::pair::PairContact;
+
+/// Bodies that stood on a floor last step, are not moving up, and touch no floor now are moved
+/// down onto the nearest floor within the snap distance.
+pub(super) fn snap_to_floor(
+    bodies: &mut [Body],
+    pairs: &[PairContact],
+    moves: &mut Moves,
+    res: &mut Resolution,
+    settings: &StepSettings,
+) {
+    if settings.snap <= 0.0 {
+        return;
+    }
+    let holds = &res.holds;
+    let eligible = |i: usize, b: &Body| {
+        b.kind == Kind::Weak
+            && !b.sensor
+            && !b.drop_through
+            && b.support.is_some()
+            && b.velocity.y <= 0.0
+            && !holds
+                .holding(i)
+                .iter()
+                .any(|h| settings.is_floor(-h.direction))
+    };
+    res.snaps.clear();
+    res.snaps.resize(bodies.len(), None);
+    let drop = Vec2::NEG_Y * settings.snap;
+    for p in pairs {
+        // The pair says it (`Pushes::Never` is a pair the bodies do not resolve), without
+        // reading both records.
+        if p.unpushed() {
+            continue;
+        }
+        let (a, b) = p.bodies();
+        for (w, o) in [(a, b), (b, a)] {
+            let (body, other) = (&bodies[w], &bodies[o]);
+            if !eligible(w, body) || (other.one_way.is_some() && !one_way::is_above_top(body, other, settings)) {
+                continue;
+            }
+            let Some(hit) = sweep(&body.shape, &other.shape, drop) else {
+                continue;
+            };
+            if hit.toi > 0.0 && settings.is_floor(-hit.normal) {
+                let best = &mut res.snaps[w];
+                *best = Some(best.map_or(hit.toi, |t| t.min(hit.toi)));
+            }
+        }
+    }
+    for (i, body) in bodies.iter_mut().enumerate() {
+        if let Some(toi) = res.snaps[i] {
+            moves.shift(i, drop * toi);
+            moves.stop_along(i, Vec2::NEG_Y);
+            moves.apply(i, body); // the passes are over: no need to wait
+        }
+    }
+}

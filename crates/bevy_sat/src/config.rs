@@ -108,13 +108,21 @@ impl SatConfig {
                 default
             }
         };
-        let margin = distance(self.contact_margin, default.contact_margin, "contact_margin");
+        let margin = distance(
+            self.contact_margin,
+            default.contact_margin,
+            "contact_margin",
+        );
         let snap = distance(
             self.floor_snap_distance,
             default.floor_snap_distance,
             "floor_snap_distance",
         );
-        let sweep_fraction = distance(self.sweep_fraction, default.sweep_fraction, "sweep_fraction");
+        let sweep_fraction = distance(
+            self.sweep_fraction,
+            default.sweep_fraction,
+            "sweep_fraction",
+        );
         let angle = if self.max_floor_angle.is_nan() {
             replaced.push("max_floor_angle");
             default.max_floor_angle
@@ -193,7 +201,13 @@ mod tests {
             ]
         );
         let (default, _) = SatConfig::default().settings();
-        assert_eq!(settings, StepSettings { passes: 1, ..default });
+        assert_eq!(
+            settings,
+            StepSettings {
+                passes: 1,
+                ..default
+            }
+        );
     }
 
     #[test]

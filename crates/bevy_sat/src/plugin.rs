@@ -114,7 +114,10 @@ impl Plugin for SatPlugin {
                     step::broad::find_candidate_pairs.in_set(SatSystems::BroadPhase),
                     step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),
                     step::resolve::resolve_contacts.in_set(SatSystems::Resolve),
-                    (step::writeback::write_back, step::writeback::report_contacts)
+                    (
+                        step::writeback::write_back,
+                        step::writeback::report_contacts,
+                    )
                         .chain()
                         .in_set(SatSystems::Writeback),
                 ),

@@ -24,21 +24,29 @@ pub(crate) struct BroadInput {
     pub solid_mighty: bool,
     /// Solid Mighty and not a one-way platform: its faces can be hidden by flush neighbours.
     pub seamable: bool,
+    /// Seamable and without a velocity: static scenery, whose hidden faces are kept from step
+    /// to step while no scenery changes.
+    pub scenery: bool,
+    /// Scenery kept in place from the last step (same entity, transform and collider).
+    pub kept: bool,
     /// Its [`CollisionLayers`] are not the default ones.
     pub custom_layers: bool,
 }
 
 impl BroadInput {
     /// The input for `body`, whose placed shape has the box `aabb`, moved by `motion` this
-    /// step.
-    pub fn of(body: &Body, aabb: Aabb, motion: Vec2, margin: f32) -> Self {
+    /// step; `still`: it has no velocity; `kept`: it is where it was last step, unchanged.
+    pub fn of(body: &Body, aabb: Aabb, motion: Vec2, margin: f32, still: bool, kept: bool) -> Self {
         let solid_mighty = body.kind == Kind::Mighty && !body.sensor;
+        let seamable = solid_mighty && body.one_way.is_none();
         Self {
             entity: body.entity,
             swept: Self::swept(aabb, motion, margin),
             pushable: body.pushable(),
             solid_mighty,
-            seamable: solid_mighty && body.one_way.is_none(),
+            seamable,
+            scenery: seamable && still,
+            kept,
             custom_layers: body.layers != CollisionLayers::default(),
         }
     }
@@ -74,6 +82,19 @@ pub(crate) struct BroadState {
     /// Bodies whose [`CollisionLayers`](crate::CollisionLayers) are not the default: only pairs
     /// with one of them need their layers read.
     custom_layers: Bits,
+    /// Static scenery ([`BroadInput::scenery`]), this step and the last.
+    scenery: Bits,
+    was_scenery: Bits,
+    /// Per body, the faces of static scenery hidden by flush static neighbours: found again
+    /// only when some scenery changed, since nothing else moves them.
+    scenery_internal: Vec<u16>,
+}
+
+impl BroadState {
+    /// The faces of static scenery body `i` that its flush static neighbours hid last step.
+    pub fn scenery_internal(&self, i: usize) -> u16 {
+        self.scenery_internal.get(i).copied().unwrap_or(0)
+    }
 }
 
 /// A set of body indices, one bit each.
@@ -94,6 +115,11 @@ impl Bits {
     fn contains(&self, i: usize) -> bool {
         self.0[i / 64] & (1 << (i % 64)) != 0
     }
+
+    /// Whether `i` is in the set, for any `i` (false past its end).
+    fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
 }
 
 // Kept out of line so that profiles show each stage of the step.
@@ -107,6 +133,10 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
     broad.solid_mighty.reset(count);
     broad.seamable.reset(count);
     broad.custom_layers.reset(count);
+    std::mem::swap(&mut broad.scenery, &mut broad.was_scenery);
+    broad.scenery.reset(count);
+    // Whether any static scenery moved, changed, came or went since the last step.
+    let mut scenery_changed = false;
     // Resolution may push a Weak body up to `reach` (the longest motion of the step) beyond
     // its own sweep, and snap it down by the floor snap distance: the narrow phase keeps a
     // pair resolution may push within their sum (see `narrow::test_pair`). Both sides of such
@@ -132,6 +162,11 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
         if input.custom_layers {
             broad.custom_layers.insert(i);
         }
+        if input.scenery {
+            broad.scenery.insert(i);
+            scenery_changed |= !input.kept;
+        }
+        scenery_changed |= input.scenery != broad.was_scenery.get(i);
         let slot = match broad.last.get(i) {
             Some(&(entity, slot)) if entity == input.entity => slot,
             _ => {
@@ -175,6 +210,17 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
             )
         }));
     }
+    let scenery_changed = scenery_changed || !same_order;
+    if scenery_changed {
+        // Every hidden face of the scenery is found again below.
+        broad.scenery_internal.clear();
+        broad.scenery_internal.resize(count, 0);
+        for (i, body) in state.bodies.iter_mut().enumerate() {
+            if broad.scenery.contains(i) {
+                body.internal = 0;
+            }
+        }
+    }
     broad.sap.pairs_into(&mut broad.raw);
     broad.candidates.clear();
     // With every body in the slot of its index, and as many slots as bodies, no slot is free.
@@ -190,9 +236,16 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
         let (i, j) = (body(s1), body(s2));
         if broad.solid_mighty.contains(i) && broad.solid_mighty.contains(j) {
             // Not a pair to resolve, but flush neighbours hide the faces they share.
-            if broad.seamable.contains(i) && broad.seamable.contains(j) {
-                if let Ok([a, b]) = state.bodies.get_disjoint_mut([i, j]) {
-                    mark_internal_faces(a, b, settings.seam_tolerance);
+            let static_pair = broad.scenery.contains(i) && broad.scenery.contains(j);
+            if broad.seamable.contains(i)
+                && broad.seamable.contains(j)
+                && (scenery_changed || !static_pair)
+                && let Ok([a, b]) = state.bodies.get_disjoint_mut([i, j])
+            {
+                let (found_a, found_b) = mark_internal_faces(a, b, settings.seam_tolerance);
+                if static_pair {
+                    broad.scenery_internal[i] |= found_a;
+                    broad.scenery_internal[j] |= found_b;
                 }
             }
             continue;

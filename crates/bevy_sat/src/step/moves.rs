@@ -330,7 +330,6 @@ impl Moves {
     }
 }
 
-
 /// What [`Moves::find`] knows of a pair: a full contact, or the axis of least overlap (the
 /// contact points still to be clipped).
 #[derive(Clone, Copy, Debug)]

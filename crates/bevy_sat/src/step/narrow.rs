@@ -136,7 +136,9 @@ pub(crate) fn test_pairs(
             found.hits.push(FastHit { pair, hit });
         }
         if pair.pushes == Pushes::Split {
-            found.weak.push(pair, bodies[a].bottom.min(bodies[b].bottom));
+            found
+                .weak
+                .push(pair, bodies[a].bottom.min(bodies[b].bottom));
         } else {
             found.pairs.push(pair);
         }
@@ -218,7 +220,15 @@ mod tests {
         test_pairs(&bodies, &candidates, 1.0, &settings, &mut whole);
         let pool = TaskPoolBuilder::new().num_threads(2).build();
         let (mut parts, mut found) = (Vec::new(), FoundPairs::default());
-        run_narrow_phase(&pool, &bodies, &candidates, 1.0, &settings, &mut parts, &mut found);
+        run_narrow_phase(
+            &pool,
+            &bodies,
+            &candidates,
+            1.0,
+            &settings,
+            &mut parts,
+            &mut found,
+        );
         assert!(parts.len() > 1, "the candidates were split");
         let entities =
             |pairs: &[PairContact]| -> Vec<_> { pairs.iter().map(|p| p.entities).collect() };

@@ -153,7 +153,6 @@ impl WeakPairs {
     }
 }
 
-
 /// What the narrow phase found, in candidate order: the pairs near enough, but for the Weak
 /// pairs, apart; and the fast pairs' hits. Resolution appends the Weak pairs to `pairs` in the
 /// order it takes them.

@@ -11,24 +11,28 @@ use super::body::Body;
 const OPPOSITE_COS: f32 = -0.9999;
 
 /// Marks in `a.internal` every edge of `a` that lies on an edge of `b` facing it and is
-/// entirely covered by it, and the same for `b`.
-pub(crate) fn mark_internal_faces(a: &mut Body, b: &mut Body, tolerance: f32) {
+/// entirely covered by it, and the same for `b`. Returns the edges it found, of `a` and of `b`.
+pub(crate) fn mark_internal_faces(a: &mut Body, b: &mut Body, tolerance: f32) -> (u16, u16) {
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (&a.shape, &b.shape) else {
-        return;
+        return (0, 0);
     };
+    let (mut found_a, mut found_b) = (0u16, 0u16);
     for i in 0..pa.vertices().len() {
         for j in 0..pb.vertices().len() {
             if pa.normals()[i].dot(pb.normals()[j]) > OPPOSITE_COS {
                 continue;
             }
             if covered(pa, i, pb, j, tolerance) {
-                a.internal |= 1 << i;
+                found_a |= 1 << i;
             }
             if covered(pb, j, pa, i, tolerance) {
-                b.internal |= 1 << j;
+                found_b |= 1 << j;
             }
         }
     }
+    a.internal |= found_a;
+    b.internal |= found_b;
+    (found_a, found_b)
 }
 
 fn edge(p: &ConvexPolygon, i: usize) -> (Vec2, Vec2) {

@@ -155,8 +155,10 @@ pub(crate) fn prepare_bodies(
         // scenery's entities come grouped (no `Velocity`: a table of their own).
         let unchanged = velocity.is_none() && !transform.is_changed() && !collider.is_changed();
         // (With the placed shape's AABB, found on the way.)
+        let mut kept = false;
         let placed = match state.bodies.get_mut(slot) {
             Some(body) if unchanged && body.entity == entity && body.position == start => {
+                kept = true;
                 Ok(body.shape.aabb())
             }
             Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
@@ -205,12 +207,23 @@ pub(crate) fn prepare_bodies(
         body.velocity_changed = v != velocity_read;
         body.rotation = pose.rotation;
         body.support = support;
-        body.internal = 0;
+        // Scenery kept in place keeps the faces its flush neighbours hid (if the scenery
+        // changed anywhere, the broad phase finds them all again); everything else starts
+        // with none.
+        body.internal = if kept {
+            state.broad.scenery_internal(slot)
+        } else {
+            0
+        };
         any_pushable |= body.pushable();
-        state
-            .broad
-            .inputs
-            .push(BroadInput::of(body, aabb, moved, margin));
+        state.broad.inputs.push(BroadInput::of(
+            body,
+            aabb,
+            moved,
+            margin,
+            velocity.is_none(),
+            kept,
+        ));
     }
     state.bodies.truncate(count);
     motion.any_pushable = any_pushable;
@@ -232,7 +245,11 @@ pub(crate) fn prepare_bodies(
 /// The step's duration: `dt` if it is usable. One that is not finite or negative is no time at
 /// all (nothing moves), and a longer one than [`MAX_DT`] is cut to it; either is reported once.
 fn step_duration(dt: f32, warned: &mut bool) -> f32 {
-    let usable = if dt.is_finite() { dt.clamp(0.0, MAX_DT) } else { 0.0 };
+    let usable = if dt.is_finite() {
+        dt.clamp(0.0, MAX_DT)
+    } else {
+        0.0
+    };
     if usable != dt && !*warned {
         warn!("the step's time delta {dt} s is not usable: {usable} s is used instead");
         *warned = true;

@@ -3,9 +3,9 @@
 
 use bevy::prelude::*;
 
+use super::Resolution;
 use crate::config::StepSettings;
 use crate::step::body::{Body, Kind};
-use super::Resolution;
 use crate::step::moves::Moves;
 use crate::step::one_way;
 use crate::step::pair::FastHit;
@@ -47,19 +47,39 @@ pub(super) fn place_at_time_of_impact(
         match (a.kind, b.kind) {
             (Kind::Weak, Kind::Mighty) => {
                 if one_way::allows_hit(a, b, n, settings) {
-                    rewinds.push(Rewind { body: i, toi: hit.toi, offset: n * (relative.dot(n) * late), into: n });
+                    rewinds.push(Rewind {
+                        body: i,
+                        toi: hit.toi,
+                        offset: n * (relative.dot(n) * late),
+                        into: n,
+                    });
                 }
             }
             (Kind::Mighty, Kind::Weak) => {
                 if one_way::allows_hit(b, a, -n, settings) {
-                    rewinds.push(Rewind { body: j, toi: hit.toi, offset: -n * (relative.dot(n) * late), into: -n });
+                    rewinds.push(Rewind {
+                        body: j,
+                        toi: hit.toi,
+                        offset: -n * (relative.dot(n) * late),
+                        into: -n,
+                    });
                 }
             }
             _ => {
                 let approach_a = a.motion().dot(n).max(0.0);
                 let approach_b = (-b.motion().dot(n)).max(0.0);
-                rewinds.push(Rewind { body: i, toi: hit.toi, offset: n * (approach_a * late), into: n });
-                rewinds.push(Rewind { body: j, toi: hit.toi, offset: -n * (approach_b * late), into: -n });
+                rewinds.push(Rewind {
+                    body: i,
+                    toi: hit.toi,
+                    offset: n * (approach_a * late),
+                    into: n,
+                });
+                rewinds.push(Rewind {
+                    body: j,
+                    toi: hit.toi,
+                    offset: -n * (approach_b * late),
+                    into: -n,
+                });
             }
         }
     }
@@ -75,4 +95,3 @@ pub(super) fn place_at_time_of_impact(
         moves.stop_along(rewind.body, rewind.into);
     }
 }
-

@@ -59,7 +59,6 @@ struct Push {
     into: Vec2,
 }
 
-
 /// The push of Mighty `m` on Weak `w` where they touch (`contact`, from `w` to `m`);
 /// `w_shape` gives `w`'s shape where resolution has moved it (needed only for some pushes).
 /// `one_way`: whether `m` is a one-way platform (as the pair knows). A push of a body touching

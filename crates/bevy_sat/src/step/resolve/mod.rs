@@ -161,8 +161,11 @@ pub(crate) fn resolve(
     // a Mighty one (unless it is crushed between two). The islands where the last pass moved
     // something; in the others, the Mighty pass of their last visit moved nothing, and this one
     // would do the same. Snapping asks every body's holds: then every pair.
-    res.islands
-        .start_pass(if settings.snap > 0.0 { 0 } else { last_pass + 1 });
+    res.islands.start_pass(if settings.snap > 0.0 {
+        0
+    } else {
+        last_pass + 1
+    });
     res.holds.clear(bodies.len());
     mighty::mighty_pass(bodies, pairs, moves, res, settings);
     // The crushed bodies: those the last visit of their island found held against a push.
@@ -190,11 +193,11 @@ pub(crate) fn resolve(
 /// each of these would otherwise be a wait for memory.
 #[inline(always)]
 pub(super) fn prefetch_visit(
-moves: &Moves,
-holds: &Holds,
-bodies: &[Body],
-pairs: &[PairContact],
-k: usize,
+    moves: &Moves,
+    holds: &Holds,
+    bodies: &[Body],
+    pairs: &[PairContact],
+    k: usize,
 ) {
     let Some(pair) = pairs.get(k) else {
         return;
@@ -221,4 +224,3 @@ k: usize,
         bodies[i].prefetch();
     }
 }
-

@@ -47,7 +47,9 @@ pub(super) fn snap_to_floor(
         let (a, b) = p.bodies();
         for (w, o) in [(a, b), (b, a)] {
             let (body, other) = (&bodies[w], &bodies[o]);
-            if !eligible(w, body) || (other.one_way.is_some() && !one_way::is_above_top(body, other, settings)) {
+            if !eligible(w, body)
+                || (other.one_way.is_some() && !one_way::is_above_top(body, other, settings))
+            {
                 continue;
             }
             let Some(hit) = sweep(&body.shape, &other.shape, drop) else {

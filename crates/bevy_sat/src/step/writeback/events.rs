@@ -136,4 +136,3 @@ pub(crate) fn report_contacts(
     let writeback = &mut state.writeback;
     std::mem::swap(&mut writeback.touching, &mut writeback.touching_now);
 }
-

@@ -68,4 +68,3 @@ pub(crate) fn contact_flags<'a>(
         }
     }
 }
-

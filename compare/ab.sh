@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Interleaved A/B runs of stress binaries: each round runs every binary once, in the order given,
-# so that the shared host's drift (often 5-20% within minutes) falls on all of them alike.
+# so that the drift of a shared host's speed within minutes falls on all of them alike.
 # Prints one line per run: the binary, its step median, the stage medians and the pairs in
 # contact after the last step (equal pairs: the builds agree on the scene's outcome).
 #

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The `resolve` / `detect` ratio of one stress binary, from adjacent runs: each round runs
 # `detect` then `resolve` (300 steps after 60 warm-up steps, seed 1), so that both fall in the
-# same phase of a shared host, whose speed drifts by 5-20% within minutes (a full
-# compare/run.sh run takes each mode minutes apart). Prints each round's medians and ratio,
+# same phase of a shared host, whose speed drifts within minutes (a full compare/run.sh run
+# takes each mode minutes apart). Prints each round's medians and ratio,
 # then the median of the rounds' ratios.
 #
 #   bash compare/ratio.sh [--bodies N] [--rounds R] [--threads T] BIN

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The stress comparison: bevy_sat (examples/stress, both modes) against avian2d 0.7 and
 # bevy_rapier2d 0.36 (this crate's stress_avian / stress_rapier, detect mode: their moving
-# bodies are kinematic and never resolved), on the stress scene of DESIGN.md.
+# bodies are kinematic and never resolved), on the stress scene of docs/benchmarks.md.
 #
 # Builds the three binaries in release, runs them for every N and thread count, writes the JSON
 # lines to compare/results.jsonl and prints a markdown table, the ratio of the faster peer's
@@ -14,7 +14,7 @@
 #   WARMUP        untimed steps before timing            [60]
 #   SEED          scene seed                             [1]
 #   STEPS_<N>     timed steps for that N only, e.g. STEPS_64000=60 when a peer would take
-#                 too long (> ~20 min per run) at 64k; the JSON line records the steps used
+#                 too long at 64k; the JSON line records the steps used
 #   WARMUP_<N>    warmup steps for that N only, e.g. WARMUP_64000=10
 #   ENGINES       which engines to run                   ["bevy_sat avian2d bevy_rapier2d"]
 #   RUN_TIMEOUT   seconds after which a single run is killed and skipped (0: never)  [0]

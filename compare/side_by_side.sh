@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Two stress binaries run at the same time, one on each core (`taskset`), swapping cores every
-# round: both see the same phase of a shared host, whose speed drifts by 5-20% within minutes,
-# which sequential rounds (compare/ab.sh) cannot cancel. They share the L3 cache and memory
+# round: both see the same phase of a shared host, whose speed drifts within minutes, which
+# sequential rounds (compare/ab.sh) cannot cancel. They share the L3 cache and memory
 # bandwidth while they run, so the figures are those of a loaded machine: use it to compare
 # two builds, not to quote a step time. The cores differ by a few percent, so read rounds in
 # pairs (each build once on each core). Prints each round's step medians with the narrow,
@@ -10,10 +10,9 @@
 #   bash compare/side_by_side.sh [--bodies N] [--mode detect|resolve] [--rounds R] A B
 #
 # Defaults: 64000 bodies, resolve, 4 rounds, 1 thread each; 300 steps after 60 warm-up
-# steps, seed 1. The same binary as A and B gave B/A of 0.964, 1.047, 0.979 and 1.035 at 64k
-# (1.005 and 1.007 over each pair of rounds), but 0.946 and 0.941 in two rounds of a noisy
-# phase: believe a difference that holds over several quiet rounds. Getting the two binaries:
-# see compare/ab.sh.
+# steps, seed 1. Even the same binary as A and B differs by a few percent in one round: believe
+# a difference that holds over several quiet rounds. Getting the two binaries: see
+# compare/ab.sh.
 set -euo pipefail
 
 bodies=64000

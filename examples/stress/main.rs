@@ -1,5 +1,5 @@
-//! The headless stress benchmark: the stress scene of DESIGN.md with bevy_sat, no window, no
-//! rendering. Only `App::update()` (one fixed step) is timed. Prints one JSON line.
+//! The headless stress benchmark: the stress scene (docs/benchmarks.md) with bevy_sat, no
+//! window, no rendering. Only `App::update()` (one fixed step) is timed. Prints one JSON line.
 //!
 //! ```text
 //! cargo run --release --example stress -- --bodies 16000 --steps 300 --warmup 60 \

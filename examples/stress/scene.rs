@@ -1,4 +1,4 @@
-//! The stress scene of DESIGN.md, engine-agnostic: a deterministic list of bodies that each
+//! The stress scene, engine-agnostic: a deterministic list of bodies that each
 //! engine (bevy_sat here, avian2d and bevy_rapier2d in `compare/`) spawns its own way.
 //!
 //! - a world `W = H = sqrt(N) * 24` centred on the origin, enclosed by 4 static walls;

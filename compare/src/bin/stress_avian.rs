@@ -1,5 +1,5 @@
-//! The stress scene of DESIGN.md with avian2d 0.7, headless, for comparison with bevy_sat's
-//! `examples/stress`. Same scene, options, harness and JSON line (engine `"avian2d"`).
+//! The stress scene (docs/benchmarks.md) with avian2d 0.7, headless, for comparison with
+//! bevy_sat's `examples/stress`. Same scene, options, harness and JSON line (engine `"avian2d"`).
 //!
 //! ```text
 //! cargo run --release --bin stress_avian -- --bodies 16000 --steps 300 --warmup 60 \

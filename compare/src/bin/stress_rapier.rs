@@ -1,4 +1,4 @@
-//! The stress scene of DESIGN.md with bevy_rapier2d 0.36 (rapier2d 0.35), headless, for
+//! The stress scene (docs/benchmarks.md) with bevy_rapier2d 0.36 (rapier2d 0.35), headless, for
 //! comparison with bevy_sat's `examples/stress`. Same scene, options, harness and JSON line
 //! (engine `"bevy_rapier2d"`).
 //!

@@ -242,9 +242,24 @@ fn sweeps() {
     assert!(sweep(&ball, &wall, v(0.0, 20.0)).is_none());
     assert!(sweep(&ball, &wall, v(5.0, 0.0)).is_none());
     // Passing a corner diagonally: the rounded corner is hit, not the face plane.
-    let corner_ball = Circle::new(v(-3.0, 7.0), 1.0).unwrap(); // grazes the corner (-1, 5)
+    // The centre runs along (-3 + 4t, 7 - 4t), straight at the corner (-1, 5), and passes the
+    // planes of both faces (y = 6 or x = -2 at t = 1/4) beside the faces, not over them. It
+    // meets the corner when the distance |4t - 2|·√2 is the radius 1: t = 1/2 - √2/8, and
+    // the normal points from the centre to the corner, (1, -1)/√2.
+    let corner_ball = Circle::new(v(-3.0, 7.0), 1.0).unwrap();
     let hit = sweep(&corner_ball, &wall, v(4.0, -4.0)).unwrap();
-    assert!(hit.toi > 0.0 && hit.toi < 1.0);
+    let exact_toi = 0.5 - 2f64.sqrt() / 8.0;
+    assert!(
+        (f64::from(hit.toi) - exact_toi).abs() < 1e-6,
+        "toi {} against {exact_toi}",
+        hit.toi
+    );
+    assert!(
+        close(hit.normal, v(1.0, -1.0).normalize(), 1e-6),
+        "{}",
+        hit.normal
+    );
+    assert_eq!(hit.depth, 0.0);
     // Already overlapping: toi 0 and the static contact.
     let inside = at(ConvexPolygon::rectangle(1.0, 1.0), 1.25, 0.0);
     let hit = sweep(&inside, &wall, v(5.0, 0.0)).unwrap();

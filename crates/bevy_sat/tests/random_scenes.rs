@@ -1,0 +1,461 @@
+//! Random scenes of Weak bodies (boxes, regular polygons, circles) among Mighty platforms
+//! (static, moving, one-way), under random gravity: after every step, every position and
+//! velocity is finite, and no Weak body overlaps a Mighty one deeper than the resolution slop
+//! (a tenth of the contact margin), except a body the step reported `Crushed` between Mighty
+//! bodies including that one, or a body overlapping a one-way platform it does not stand on
+//! (passing through it).
+//!
+//! The overlap depth is measured by an independent f64 separating-axis test on shapes placed
+//! from each entity's `Transform`, not by the library's own queries.
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_sat::geometry::Shape;
+use bevy_sat::prelude::*;
+use proptest::prelude::*;
+
+/// A local shape, in whole units so that shrunk cases read easily.
+#[derive(Clone, Copy, Debug)]
+enum Form {
+    Box { w: u8, h: u8 },
+    Polygon { sides: u8, r: u8 },
+    Circle { r: u8 },
+}
+
+impl Form {
+    fn collider(self) -> ConvexCollider {
+        match self {
+            Form::Box { w, h } => ConvexCollider::rectangle(f32::from(w), f32::from(h)),
+            Form::Polygon { sides, r } => {
+                ConvexCollider::regular_polygon(usize::from(sides), f32::from(r))
+            }
+            Form::Circle { r } => ConvexCollider::circle(f32::from(r)),
+        }
+    }
+}
+
+/// A Weak body: shape, position, turn in degrees, velocity.
+#[derive(Clone, Copy, Debug)]
+struct WeakBody {
+    form: Form,
+    at: (i16, i16),
+    degrees: i16,
+    velocity: (i16, i16),
+}
+
+/// A Mighty platform: shape, position, turn in degrees, velocity (zero: static), one-way
+/// (solid from its local top only).
+#[derive(Clone, Copy, Debug)]
+struct MightyBody {
+    form: Form,
+    at: (i16, i16),
+    degrees: i16,
+    velocity: (i16, i16),
+    one_way: bool,
+}
+
+#[derive(Clone, Debug)]
+struct Scene {
+    gravity: i16,
+    steps: usize,
+    mighty: Vec<MightyBody>,
+    weak: Vec<WeakBody>,
+}
+
+fn weak_form() -> impl Strategy<Value = Form> {
+    prop_oneof![
+        (2u8..=20, 2u8..=20).prop_map(|(w, h)| Form::Box { w, h }),
+        (3u8..=8, 2u8..=10).prop_map(|(sides, r)| Form::Polygon { sides, r }),
+        (1u8..=10).prop_map(|r| Form::Circle { r }),
+    ]
+}
+
+fn mighty_form() -> impl Strategy<Value = Form> {
+    prop_oneof![
+        3 => (10u8..=200, 4u8..=40).prop_map(|(w, h)| Form::Box { w, h }),
+        1 => (3u8..=8, 5u8..=40).prop_map(|(sides, r)| Form::Polygon { sides, r }),
+    ]
+}
+
+fn weak_body() -> impl Strategy<Value = WeakBody> {
+    (
+        weak_form(),
+        (-100i16..=100, -100i16..=100),
+        prop_oneof![Just(0i16), -180i16..=180],
+        (-300i16..=300, -300i16..=300),
+    )
+        .prop_map(|(form, at, degrees, velocity)| WeakBody {
+            form,
+            at,
+            degrees,
+            velocity,
+        })
+}
+
+fn mighty_body() -> impl Strategy<Value = MightyBody> {
+    (
+        mighty_form(),
+        (-100i16..=100, -100i16..=100),
+        prop_oneof![3 => Just(0i16), 1 => -60i16..=60],
+        prop_oneof![
+            2 => Just((0i16, 0i16)),
+            1 => (-120i16..=120, -120i16..=120),
+        ],
+        prop::bool::weighted(0.3),
+    )
+        .prop_map(|(form, at, degrees, velocity, one_way)| MightyBody {
+            form,
+            at,
+            degrees,
+            velocity,
+            one_way,
+        })
+}
+
+fn scene() -> impl Strategy<Value = Scene> {
+    (
+        prop_oneof![Just(0i16), -1200i16..=0, -300i16..=300],
+        60usize..=120,
+        prop::collection::vec(mighty_body(), 2..=10),
+        prop::collection::vec(weak_body(), 3..=30),
+    )
+        .prop_map(|(gravity, steps, mighty, weak)| Scene {
+            gravity,
+            steps,
+            mighty,
+            weak,
+        })
+}
+
+/// The `Crushed` messages of the last step.
+#[derive(Resource, Default)]
+struct CrushedThisStep(Vec<Crushed>);
+
+fn record_crushed(mut log: ResMut<CrushedThisStep>, mut crushed: MessageReader<Crushed>) {
+    log.0.extend(crushed.read().cloned());
+}
+
+fn transform(at: (i16, i16), degrees: i16) -> Transform {
+    Transform::from_xyz(f32::from(at.0), f32::from(at.1), 0.0)
+        .with_rotation(Quat::from_rotation_z(f32::from(degrees).to_radians()))
+}
+
+fn velocity(v: (i16, i16)) -> Velocity {
+    Velocity(Vec2::new(f32::from(v.0), f32::from(v.1)))
+}
+
+/// A shape placed in the world, in f64.
+#[derive(Debug)]
+enum World64 {
+    Polygon(Vec<[f64; 2]>),
+    Circle([f64; 2], f64),
+}
+
+/// `collider`'s local shape placed by `transform` (scale, then turn about z, then translate),
+/// in f64 from the f32 inputs.
+fn placed(collider: &ConvexCollider, transform: &Transform) -> World64 {
+    let q = transform.rotation;
+    // A turn about z: q = (0, 0, sin(θ/2), cos(θ/2)); cos θ and sin θ from it, renormalized.
+    let (s, c) = (f64::from(q.z), f64::from(q.w));
+    let (cos, sin) = (c * c - s * s, 2.0 * s * c);
+    let norm = (cos * cos + sin * sin).sqrt();
+    let (cos, sin) = (cos / norm, sin / norm);
+    let (tx, ty) = (
+        f64::from(transform.translation.x),
+        f64::from(transform.translation.y),
+    );
+    let (sx, sy) = (f64::from(transform.scale.x), f64::from(transform.scale.y));
+    let place = |p: Vec2| {
+        let (x, y) = (f64::from(p.x) * sx, f64::from(p.y) * sy);
+        [tx + cos * x - sin * y, ty + sin * x + cos * y]
+    };
+    match collider.shape() {
+        Shape::Polygon(p) => World64::Polygon(p.vertices().iter().map(|&v| place(v)).collect()),
+        Shape::Circle(c) => World64::Circle(
+            place(c.center()),
+            f64::from(c.radius()) * sx.abs().max(sy.abs()),
+        ),
+    }
+}
+
+fn dot(a: [f64; 2], b: [f64; 2]) -> f64 {
+    a[0] * b[0] + a[1] * b[1]
+}
+
+fn unit(v: [f64; 2]) -> Option<[f64; 2]> {
+    let len = dot(v, v).sqrt();
+    (len > 0.0).then(|| [v[0] / len, v[1] / len])
+}
+
+fn project(shape: &World64, axis: [f64; 2]) -> (f64, f64) {
+    match shape {
+        World64::Polygon(points) => points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &p| {
+            let d = dot(p, axis);
+            (lo.min(d), hi.max(d))
+        }),
+        World64::Circle(c, r) => (dot(*c, axis) - r, dot(*c, axis) + r),
+    }
+}
+
+/// The edge normals of a polygon (either winding: only the line of each matters).
+fn edge_axes(points: &[[f64; 2]]) -> impl Iterator<Item = [f64; 2]> + '_ {
+    (0..points.len()).filter_map(|i| {
+        let (a, b) = (points[i], points[(i + 1) % points.len()]);
+        unit([b[1] - a[1], a[0] - b[0]])
+    })
+}
+
+/// How deep the two convex shapes overlap: the least overlap of their projections over the
+/// separating-axis candidates (edge normals; for a circle, the direction to the other shape's
+/// nearest vertex, or between the centres). Zero or less when they do not overlap.
+fn depth(a: &World64, b: &World64) -> f64 {
+    let mut axes: Vec<[f64; 2]> = Vec::new();
+    let circle_axes = |c: [f64; 2], other: &World64, axes: &mut Vec<[f64; 2]>| match other {
+        World64::Polygon(points) => {
+            let nearest = points
+                .iter()
+                .min_by(|p, q| {
+                    let d = |v: &[f64; 2]| (v[0] - c[0]).powi(2) + (v[1] - c[1]).powi(2);
+                    d(p).total_cmp(&d(q))
+                })
+                .copied();
+            axes.extend(nearest.and_then(|p| unit([p[0] - c[0], p[1] - c[1]])));
+        }
+        World64::Circle(o, _) => axes.extend(unit([o[0] - c[0], o[1] - c[1]])),
+    };
+    for (shape, other) in [(a, b), (b, a)] {
+        match shape {
+            World64::Polygon(points) => axes.extend(edge_axes(points)),
+            World64::Circle(c, _) => circle_axes(*c, other, &mut axes),
+        }
+    }
+    if axes.is_empty() {
+        // Two concentric circles.
+        if let (World64::Circle(_, r), World64::Circle(_, s)) = (a, b) {
+            return r + s;
+        }
+    }
+    axes.iter()
+        .map(|&axis| {
+            let (a_lo, a_hi) = project(a, axis);
+            let (b_lo, b_hi) = project(b, axis);
+            a_hi.min(b_hi) - a_lo.max(b_lo)
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The largest coordinate of a placed shape, for the round-off allowance.
+fn extent(shape: &World64) -> f64 {
+    match shape {
+        World64::Polygon(points) => points
+            .iter()
+            .map(|p| p[0].abs().max(p[1].abs()))
+            .fold(0.0, f64::max),
+        World64::Circle(c, r) => c[0].abs().max(c[1].abs()) + r,
+    }
+}
+
+/// Runs `scene` and checks the properties after every step.
+fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
+    let config = SatConfig {
+        gravity: Vec2::new(0.0, f32::from(scene.gravity)),
+        ..default()
+    };
+    // Documented: resolution leaves overlaps up to a tenth of the contact margin.
+    let slop = f64::from(config.contact_margin) / 10.0;
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SatPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(config)
+        .init_resource::<CrushedThisStep>()
+        .add_systems(FixedPostUpdate, record_crushed.after(SatSystems::Writeback));
+    app.update();
+    let world = app.world_mut();
+    let mighty: Vec<(Entity, bool)> = scene
+        .mighty
+        .iter()
+        .map(|m| {
+            let mut entity = world.spawn((
+                m.form.collider(),
+                Mighty,
+                transform(m.at, m.degrees),
+                velocity(m.velocity),
+            ));
+            if m.one_way {
+                entity.insert(OneWayPlatform::TOP);
+            }
+            (entity.id(), m.one_way)
+        })
+        .collect();
+    let weak: Vec<Entity> = scene
+        .weak
+        .iter()
+        .map(|w| {
+            world
+                .spawn((
+                    w.form.collider(),
+                    Weak,
+                    transform(w.at, w.degrees),
+                    velocity(w.velocity),
+                ))
+                .id()
+        })
+        .collect();
+    for step in 0..scene.steps {
+        app.update();
+        let crushed = std::mem::take(&mut app.world_mut().resource_mut::<CrushedThisStep>().0);
+        let world = app.world();
+        let state = |e: Entity| {
+            let t = *world.get::<Transform>(e).expect("alive");
+            let v = world.get::<Velocity>(e).expect("has a velocity").0;
+            let c = *world.get::<ConvexCollider>(e).expect("has a collider");
+            (t, v, c)
+        };
+        for (kind, list) in [
+            ("Mighty", mighty.iter().map(|m| m.0).collect::<Vec<_>>()),
+            ("Weak", weak.clone()),
+        ] {
+            for (i, &e) in list.iter().enumerate() {
+                let (t, v, _) = state(e);
+                prop_assert!(
+                    t.translation.is_finite() && t.rotation.is_finite() && v.is_finite(),
+                    "step {step}: {kind} body {i} at {} moving {v}",
+                    t.translation
+                );
+            }
+        }
+        for (i, &w) in weak.iter().enumerate() {
+            let (wt, wv, wc) = state(w);
+            let w_shape = placed(&wc, &wt);
+            let standing_on = world.get::<ContactFlags>(w).and_then(|f| f.standing_on());
+            for (j, &(m, one_way)) in mighty.iter().enumerate() {
+                let (mt, _, mc) = state(m);
+                let m_shape = placed(&mc, &mt);
+                let d = depth(&w_shape, &m_shape);
+                // The library works in f32: a few ulps of the largest coordinate on top of the
+                // slop.
+                let round_off =
+                    4.0 * f64::from(f32::EPSILON) * extent(&w_shape).max(extent(&m_shape));
+                if d <= slop + round_off {
+                    continue;
+                }
+                // Passing through a one-way platform: overlapping it without standing on it.
+                if one_way && standing_on != Some(m) {
+                    continue;
+                }
+                let crushed_by = crushed
+                    .iter()
+                    .any(|c| c.body == w && c.crushers.contains(&m));
+                prop_assert!(
+                    crushed_by,
+                    "step {step}: Weak body {i} ({:?} at {}, moving {wv}) overlaps Mighty body \
+                     {j} ({:?} at {}) by {d} (allowed {slop} + {round_off}), and no Crushed \
+                     names the pair (this step's: {:?})",
+                    scene.weak[i].form,
+                    wt.translation.truncate(),
+                    scene.mighty[j].form,
+                    mt.translation.truncate(),
+                    crushed
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 32,
+        // Each case is a whole simulation: keep the shrinking of a failure to minutes.
+        max_shrink_iters: 400,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn weak_bodies_never_end_a_step_inside_mighty_ones(scene in scene()) {
+        check_scene(&scene)?;
+    }
+}
+
+/// The f64 reference itself, on cases whose depth is known.
+#[test]
+fn reference_depth_on_known_cases() {
+    let square = |x: f64, y: f64, half: f64| {
+        World64::Polygon(vec![
+            [x - half, y - half],
+            [x + half, y - half],
+            [x + half, y + half],
+            [x - half, y + half],
+        ])
+    };
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+    assert!(close(
+        depth(&square(0.0, 0.0, 1.0), &square(1.5, 0.2, 1.0)),
+        0.5
+    ));
+    assert!(close(
+        depth(&square(0.0, 0.0, 1.0), &square(3.0, 0.0, 1.0)),
+        -1.0
+    ));
+    // A circle over a face, and off a corner: the corner (1, 1) is √0.5 from the centre
+    // (1.5, 1.5), within the radius 1 by 1 - √0.5.
+    let ball = |x: f64, y: f64| World64::Circle([x, y], 1.0);
+    assert!(close(depth(&ball(0.0, 1.5), &square(0.0, 0.0, 1.0)), 0.5));
+    assert!(close(
+        depth(&square(0.0, 0.0, 1.0), &ball(1.5, 1.5)),
+        1.0 - 0.5f64.sqrt()
+    ));
+    assert!(close(depth(&ball(0.0, 0.0), &ball(1.5, 0.0)), 0.5));
+    // Placement: a 2 × 4 box scaled to 2 × 2, turned 90° and moved: corners at (9 or 11,
+    // -1 or 1).
+    let collider = ConvexCollider::rectangle(2.0, 4.0);
+    let t = Transform::from_xyz(10.0, 0.0, 0.0)
+        .with_rotation(Quat::from_rotation_z(core::f32::consts::FRAC_PI_2))
+        .with_scale(Vec3::new(1.0, 0.5, 1.0));
+    let World64::Polygon(points) = placed(&collider, &t) else {
+        panic!("a polygon")
+    };
+    for p in points {
+        let off = |x: f64| (x.abs() - 1.0).abs() < 1e-6;
+        assert!(off(p[0] - 10.0) && off(p[1]), "{p:?}");
+    }
+}
+
+/// A minimal case the property test found: a triangle placed overlapping a floor, under the
+/// overhang of a leaning Mighty box it does not touch. The floor pushes it straight up (a
+/// floor-like push), into the overhang; the overhang then pushes it back down into the floor,
+/// and so on in every pass. It must end the step outside both, or be reported crushed between
+/// them.
+#[test]
+fn weak_body_pushed_out_of_a_floor_into_an_overhang_ends_outside_or_crushed() {
+    let overhang = MightyBody {
+        form: Form::Box { w: 10, h: 25 },
+        at: (-48, -17),
+        degrees: -43,
+        velocity: (0, 0),
+        one_way: false,
+    };
+    let floor = MightyBody {
+        form: Form::Box { w: 84, h: 11 },
+        at: (0, -24),
+        degrees: 0,
+        velocity: (0, 0),
+        one_way: false,
+    };
+    let triangle = WeakBody {
+        form: Form::Polygon { sides: 3, r: 3 },
+        at: (-39, -20),
+        degrees: 0,
+        velocity: (0, 0),
+    };
+    let scene = Scene {
+        gravity: 0,
+        steps: 1,
+        mighty: vec![overhang, floor],
+        weak: vec![triangle],
+    };
+    if let Err(e) = check_scene(&scene) {
+        panic!("{e}");
+    }
+}

@@ -206,7 +206,7 @@ impl ConvexPolygon {
                 if mirrored {
                     edge = -edge;
                 }
-                let Some(normal) = unit(Vec2::new(edge.y, -edge.x)) else {
+                let Some(normal) = unit(-edge.perp()) else {
                     return Err(TransformError::OutOfRange);
                 };
                 *world_normal = pose.rotation.rotate(normal);

@@ -488,22 +488,12 @@ impl ConvexPolygon {
 #[inline]
 pub(crate) fn aabb_of(v: [Vec2; MAX_VERTICES]) -> Aabb {
     Aabb {
-        min: tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
-        max: tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
+        // glam's `b.min(a)` is `if b < a { b } else { a }`: a plain comparison, a single min
+        // instruction (placed vertices are finite, no NaN to handle), and of two equal values
+        // the earlier one, `a`, is kept.
+        min: tree_reduce(v, |a, b| b.min(a)),
+        max: tree_reduce(v, |a, b| b.max(a)),
     }
-}
-
-/// The smaller of two finite values: a plain comparison, a single min instruction (the NaN
-/// handling of `f32::min` costs more, and placed vertices are finite).
-#[inline]
-fn min(x: f32, y: f32) -> f32 {
-    if y < x { y } else { x }
-}
-
-/// The larger of two finite values (see [`min`]).
-#[inline]
-fn max(x: f32, y: f32) -> f32 {
-    if y > x { y } else { x }
 }
 
 /// A polygon's first `SLOTS` (4 or 8) vertex slots relative to an origin, x and y apart, four
@@ -523,14 +513,14 @@ impl<const SLOTS: usize> SlotLanes<SLOTS> {
     /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
     /// which changes neither end. The ends are reduced as a tree, halves against halves (slots
     /// `k` and `k + 4`, then `k` and `k + 2`, then 0 and 1), each step keeping the first of two
-    /// equal values: the same tree, comparison for comparison, as [`tree_reduce`] with the
-    /// crate's `min` and `max`.
+    /// equal values: the same tree, comparison for comparison, as [`aabb_of`] reduces the
+    /// coordinates.
     #[inline]
     pub(crate) fn project(&self, axis: Vec2) -> (f32, f32) {
         let (ax, ay) = (Vec4::splat(axis.x), Vec4::splat(axis.y));
         let low = self.xs[0] * ax + self.ys[0] * ay;
         // `a.min(b)` is `if a < b { a } else { b }` (`minps`): the later slot is kept only when
-        // strictly lower, as `min(earlier, later)` does.
+        // strictly lower, as `later.min(earlier)` in [`aabb_of`].
         let (lowest, highest) = if SLOTS == 8 {
             let high = self.xs[1] * ax + self.ys[1] * ay;
             (high.min(low), high.max(low))
@@ -568,10 +558,6 @@ fn sanitize_size(size: f32) -> f32 {
     }
 }
 
-fn cross(a: DVec2, b: DVec2) -> f64 {
-    a.perp_dot(b)
-}
-
 /// Validates finite, in-range input points (3 to `MAX_VERTICES` of them) and builds the polygon.
 fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
     let n = input.len();
@@ -590,7 +576,7 @@ fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
     // Signed area (shoelace, relative to the first point for precision).
     let origin = input[0];
     let twice_area: f64 = (1..n - 1)
-        .map(|i| cross(input[i] - origin, input[i + 1] - origin))
+        .map(|i| (input[i] - origin).perp_dot(input[i + 1] - origin))
         .sum();
     let area = twice_area.abs() * 0.5;
     if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
@@ -610,7 +596,7 @@ fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
         let next = input[order[(k + 1) % n]];
         let (e0, e1) = (here - prev, next - here);
         let lengths = e0.length() * e1.length();
-        let (sin, cos) = (cross(e0, e1) / lengths, e0.dot(e1) / lengths);
+        let (sin, cos) = (e0.perp_dot(e1) / lengths, e0.dot(e1) / lengths);
         if sin > ANGLE_TOLERANCE {
             keep[k] = true;
         } else if sin < -ANGLE_TOLERANCE || cos < 0.0 {
@@ -649,7 +635,8 @@ fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
     for i in 0..n {
         vertices[i] = corners[i].as_vec2();
         let edge = corners[(i + 1) % n] - corners[i];
-        normals[i] = DVec2::new(edge.y, -edge.x).normalize_or_zero();
+        // The outward normal: the edge turned a quarter clockwise.
+        normals[i] = (-edge.perp()).normalize_or_zero();
         let parallel_to_earlier = (0..i).any(|j| {
             axis_mask & (1 << j) != 0 && normals[j].dot(normals[i]) < -1.0 + ANTIPARALLEL_TOLERANCE
         });
@@ -662,7 +649,7 @@ fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
     let (mut weighted, mut twice_area) = (DVec2::ZERO, 0.0);
     for i in 1..n - 1 {
         let (a, b) = (corners[i] - origin, corners[i + 1] - origin);
-        let w = cross(a, b);
+        let w = a.perp_dot(b);
         weighted += (a + b) * w / 3.0;
         twice_area += w;
     }

@@ -151,10 +151,6 @@ pub struct ConvexPolygon {
     pub(crate) len: u8,
     /// Bit `i` is set when `normals[i]` is one of the unique axes.
     pub(crate) axis_mask: u16,
-    /// Per edge `i`, the index of the vertex farthest against `normals[i]`: with the edge's own
-    /// vertex `i` (the farthest along it), the polygon's extent on its own axis in two dot
-    /// products. Unchanged by translation; recomputed for any other placement.
-    pub(crate) antipodes: [u8; MAX_VERTICES],
     pub(crate) centroid: Vec2,
     pub(crate) radius: f32,
     /// Placement bounds, so that moving a polygon can be checked without looking at every
@@ -449,7 +445,6 @@ impl ConvexPolygon {
             normals: [Vec2::ZERO; MAX_VERTICES],
             len: vertices.len() as u8,
             axis_mask,
-            antipodes: [0; MAX_VERTICES],
             centroid,
             radius,
             bound: vertices
@@ -464,22 +459,7 @@ impl ConvexPolygon {
         polygon.vertices[..vertices.len()].copy_from_slice(vertices);
         polygon.pad();
         polygon.normals[..normals.len()].copy_from_slice(normals);
-        for (i, normal) in normals.iter().enumerate() {
-            polygon.antipodes[i] = polygon.support(-*normal).0 as u8;
-        }
         polygon
-    }
-
-    /// The lowest and highest projection on its own edge normal `i` of the vertices relative to
-    /// `origin`: the edge's vertex is the highest, its antipode the lowest.
-    #[inline]
-    pub(crate) fn own_extent_from(&self, origin: Vec2, i: usize) -> (f32, f32) {
-        let axis = self.normals[i];
-        let low = self.vertices[self.antipodes[i] as usize];
-        (
-            (low - origin).dot(axis),
-            (self.vertices[i] - origin).dot(axis),
-        )
     }
 }
 

@@ -17,43 +17,11 @@ pub const WALL_THICKNESS: f32 = 20.0;
 /// The fixed step: 60 Hz.
 pub const DT: f32 = 1.0 / 60.0;
 
-/// A small xorshift generator: the scene needs no `rand`.
-#[derive(Clone, Debug)]
-pub struct XorShift(u64);
-
-impl XorShift {
-    /// A generator from a seed (0 is replaced, xorshift needs a non-zero state).
-    pub fn new(seed: u64) -> Self {
-        Self(if seed == 0 {
-            0x9E37_79B9_7F4A_7C15
-        } else {
-            seed
-        })
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    /// Uniform in `[lo, hi)`.
-    pub fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.unit()
-    }
-
-    /// Uniform integer in `lo..=hi`.
-    pub fn int(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + (self.next_u64() % u64::from(hi - lo + 1)) as u32
-    }
-}
+// The generator lives in its own file, which sat_core's benchmarks include too; the path is
+// relative to this file, however this file is included.
+#[path = "xorshift.rs"]
+mod xorshift;
+pub use xorshift::XorShift;
 
 /// The shape of a body, centred on its position.
 #[derive(Clone, Debug, PartialEq)]

@@ -15,7 +15,7 @@ use glam::Vec2;
 use sat_core::{Aabb, SweepAndPrune};
 
 mod common;
-use common::XorShift;
+use common::xorshift::XorShift;
 
 const DT: f32 = 1.0 / 60.0;
 /// Steps run before timing (the first one sorts from scratch).
@@ -46,7 +46,7 @@ struct Scene {
 impl Scene {
     fn new(n: usize) -> Self {
         let half_world = (n as f32).sqrt() * 24.0 / 2.0;
-        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15 ^ n as u64);
         let bodies = (0..n)
             .map(|_| {
                 let half = Vec2::new(rng.range(8.0, 16.0), rng.range(8.0, 16.0)) / 2.0;

@@ -159,7 +159,7 @@ impl Pair {
             self.name,
             contact.depth,
             contact.normal,
-            contact.point_count,
+            contact.point_count(),
             hit.toi,
             -p_contact.dist,
             p_contact.normal1,

@@ -27,16 +27,27 @@ const FIRST_BAND: u32 = 1 << 31;
 pub enum BroadPhaseError {
     /// A coordinate is NaN or infinite, or `min > max` on an axis.
     InvalidAabb,
-    /// The id is [`SweepAndPrune::MAX_ID`] or more.
-    IdOutOfRange,
+    /// The id is not below [`SweepAndPrune::id_limit`] (`limit`) at the time of the call: it is
+    /// too far past the ids in use, or [`SweepAndPrune::MAX_ID`] or more.
+    IdOutOfRange {
+        /// The id refused.
+        id: u32,
+        /// The limit it had to be below.
+        limit: u32,
+    },
 }
 
 impl core::fmt::Display for BroadPhaseError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Self::InvalidAabb => "the box has a non-finite coordinate or min > max",
-            Self::IdOutOfRange => "the id is 2^31 or more",
-        })
+        match *self {
+            Self::InvalidAabb => f.write_str("the box has a non-finite coordinate or min > max"),
+            Self::IdOutOfRange { id, limit } => write!(
+                f,
+                "id {id} is out of range: ids must stay below {limit}, at most {} past the \
+                 ids in use (keep ids dense)",
+                SweepAndPrune::ID_STEP
+            ),
+        }
     }
 }
 
@@ -55,7 +66,10 @@ impl std::error::Error for BroadPhaseError {}
 /// Pairs come out as `(smaller id, larger id)`, each once (a pair overlapping several bands is
 /// reported by the band holding the bottom of the overlap), in an order that depends only on
 /// the boxes and the calls made, so the same input always gives the same output. Ids index an
-/// internal table: keep them dense (for example entity indices or slots).
+/// internal table, one entry per id up to the highest: keep them dense (slots handed out from
+/// 0, reusing freed ones, or entity indices). A new id may be at most
+/// [`ID_STEP`](Self::ID_STEP) past the ids the table spans (see [`set`](Self::set)), so that a
+/// stray id cannot make it allocate gigabytes.
 ///
 /// ```
 /// # use sat_core::{Aabb, SweepAndPrune}; use glam::Vec2;
@@ -122,8 +136,8 @@ impl Bands {
 
     /// Bands about three times the mean box height over the occupied range of y, at most one per
     /// two boxes and 65,536 in all. (Taller bands list fewer boxes twice, shorter ones test
-    /// fewer neighbours per box; in the broad-phase bench three heights beat two by 7–9% at
-    /// every size, and 2.5 or 3.5 were within 3% of three.)
+    /// fewer neighbours per box; three heights balances the two, and the cost changes little
+    /// around it.)
     fn fit(entries: &[Entry], len: usize) -> Option<Bands> {
         let first = entries.iter().find_map(|entry| entry.aabb)?;
         let (mut bottom, mut top) = (first.min.y, first.max.y);
@@ -199,21 +213,53 @@ impl SweepAndPrune {
         self.len == 0
     }
 
-    /// Ids are below this (2^31).
+    /// Ids are always below this (2^31).
     pub const MAX_ID: u32 = FIRST_BAND;
+
+    /// How far past the ids the table spans a new id may be (2^20, 1,048,576): the most entries
+    /// one [`set`](Self::set) adds. Ids below it are accepted in any order from the start.
+    pub const ID_STEP: u32 = 1 << 20;
+
+    /// The lowest id [`set`](Self::set) refuses now: [`ID_STEP`](Self::ID_STEP) past the ids the
+    /// table spans (one more than the highest id set since it was created or
+    /// [`clear`](Self::clear)ed, removed ones included), and at most [`MAX_ID`](Self::MAX_ID).
+    ///
+    /// Ids handed out densely (the next new id is never more than the number of ids handed out
+    /// so far) are always below it.
+    ///
+    /// ```
+    /// # use sat_core::{Aabb, BroadPhaseError, SweepAndPrune}; use glam::Vec2;
+    /// let mut sap = SweepAndPrune::new();
+    /// let unit = Aabb { min: Vec2::ZERO, max: Vec2::ONE };
+    /// assert_eq!(sap.id_limit(), SweepAndPrune::ID_STEP);
+    /// sap.set(1000, unit).unwrap();
+    /// assert_eq!(sap.id_limit(), 1001 + SweepAndPrune::ID_STEP);
+    /// let far = 1001 + SweepAndPrune::ID_STEP;
+    /// assert_eq!(
+    ///     sap.set(far, unit),
+    ///     Err(BroadPhaseError::IdOutOfRange { id: far, limit: far })
+    /// );
+    /// ```
+    pub fn id_limit(&self) -> u32 {
+        // `entries` never holds more than MAX_ID entries, so the cast is exact.
+        (self.entries.len() as u32)
+            .saturating_add(Self::ID_STEP)
+            .min(Self::MAX_ID)
+    }
 
     /// Inserts the box of `id`, or moves it if `id` is present.
     ///
     /// # Errors
     /// [`BroadPhaseError::InvalidAabb`] for a non-finite or inverted box,
-    /// [`BroadPhaseError::IdOutOfRange`] for an id of [`MAX_ID`](Self::MAX_ID) or more; nothing
-    /// changes then.
+    /// [`BroadPhaseError::IdOutOfRange`] for an id not below [`id_limit`](Self::id_limit);
+    /// nothing changes then.
     pub fn set(&mut self, id: u32, aabb: Aabb) -> Result<(), BroadPhaseError> {
         if !aabb.is_valid() {
             return Err(BroadPhaseError::InvalidAabb);
         }
-        if id >= Self::MAX_ID {
-            return Err(BroadPhaseError::IdOutOfRange);
+        let limit = self.id_limit();
+        if id >= limit {
+            return Err(BroadPhaseError::IdOutOfRange { id, limit });
         }
         let index = id as usize;
         if index >= self.entries.len() {
@@ -239,9 +285,16 @@ impl SweepAndPrune {
         removed
     }
 
-    /// Removes every box.
+    /// Removes every box, and forgets the ids: [`id_limit`](Self::id_limit) starts again from
+    /// [`ID_STEP`](Self::ID_STEP).
     pub fn clear(&mut self) {
         self.entries.clear();
+        self.forget_layout();
+    }
+
+    /// Drops the band layout, when no box is left: the ids stay spanned, so that ids in use
+    /// before stay accepted.
+    fn forget_layout(&mut self) {
         self.len = 0;
         self.layout = None;
         for band in &mut self.bands {
@@ -261,7 +314,8 @@ impl SweepAndPrune {
     pub fn pairs_into(&mut self, out: &mut Vec<(u32, u32)>) {
         out.clear();
         let Some(fresh) = Bands::fit(&self.entries, self.len) else {
-            self.clear();
+            // No box: the entries are all empty already, and keep spanning their ids.
+            self.forget_layout();
             return;
         };
         match self.layout {

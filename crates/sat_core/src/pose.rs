@@ -206,7 +206,7 @@ impl ConvexPolygon {
                 if mirrored {
                     edge = -edge;
                 }
-                let Some(normal) = unit(Vec2::new(edge.y, -edge.x)) else {
+                let Some(normal) = unit(-edge.perp()) else {
                     return Err(TransformError::OutOfRange);
                 };
                 *world_normal = pose.rotation.rotate(normal);
@@ -244,7 +244,6 @@ impl ConvexPolygon {
         out.normals = self.normals; // the unused slots (zero) too
         out.len = self.len;
         out.axis_mask = self.axis_mask;
-        out.antipodes = self.antipodes;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
         Ok(aabb_of(vertices))

@@ -178,11 +178,122 @@ fn refuses_bad_boxes_and_ids_without_changing_anything() {
         max: Vec2::ONE,
     };
     assert_eq!(sap.set(0, nan), Err(BroadPhaseError::InvalidAabb));
-    assert_eq!(
-        sap.set(SweepAndPrune::MAX_ID, unit),
-        Err(BroadPhaseError::IdOutOfRange)
-    );
+    let limit = SweepAndPrune::ID_STEP;
+    for id in [limit, limit + 1, SweepAndPrune::MAX_ID, u32::MAX] {
+        assert_eq!(
+            sap.set(id, unit),
+            Err(BroadPhaseError::IdOutOfRange { id, limit })
+        );
+    }
     assert!(sap.is_empty());
     assert_eq!(sap.set(3, unit), Ok(()));
     assert_eq!(sap.len(), 1);
+}
+
+/// An id far past the ones in use, which would size the table to it (gigabytes near 2^31), is
+/// refused with an error naming the limit; the table does not grow.
+#[test]
+fn an_id_far_past_the_ids_in_use_is_refused_without_allocating() {
+    use sat_core::BroadPhaseError;
+    let unit = Aabb {
+        min: Vec2::ZERO,
+        max: Vec2::ONE,
+    };
+    let mut sap = SweepAndPrune::new();
+    sap.set(0, unit).unwrap();
+    let far = (1u32 << 31) - 1;
+    let limit = 1 + SweepAndPrune::ID_STEP;
+    assert_eq!(sap.id_limit(), limit);
+    assert_eq!(
+        sap.set(far, unit),
+        Err(BroadPhaseError::IdOutOfRange { id: far, limit })
+    );
+    assert_eq!(sap.get(far), None);
+    assert_eq!(
+        sap.id_limit(),
+        limit,
+        "the refused id did not grow the table"
+    );
+    assert_eq!(sap.len(), 1);
+    // The last id below the limit is fine, and moves the limit on by as much.
+    assert_eq!(sap.set(limit - 1, unit), Ok(()));
+    assert_eq!(sap.id_limit(), 2 * limit - 1);
+    assert_eq!(sap.pairs(), vec![(0, limit - 1)]);
+    // The limit never passes MAX_ID.
+    assert!(sap.id_limit() <= SweepAndPrune::MAX_ID);
+    assert!(
+        BroadPhaseError::IdOutOfRange { id: far, limit }
+            .to_string()
+            .contains(&format!("{far}"))
+    );
+}
+
+/// Slots handed out as the plugin's broad phase hands them out (the next new slot is the
+/// number handed out so far, freed slots are reused, last freed first) are never refused,
+/// also after every box was removed and the broad phase emptied itself in `pairs`.
+#[test]
+fn dense_slots_with_reuse_are_always_accepted() {
+    let unit = |i: u32| Aabb {
+        min: Vec2::new(i as f32 * 2.0, 0.0),
+        max: Vec2::new(i as f32 * 2.0 + 1.0, 1.0),
+    };
+    let mut sap = SweepAndPrune::new();
+    let (mut handed_out, mut free) = (0u32, Vec::new());
+    let mut live = Vec::new();
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    for round in 0..200 {
+        // Spawn a few, despawn a few; every 50 rounds, despawn all.
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        for _ in 0..(state % 7) {
+            let slot = free.pop().unwrap_or_else(|| {
+                handed_out += 1;
+                handed_out - 1
+            });
+            live.push(slot);
+        }
+        let despawn = if round % 50 == 49 {
+            live.len()
+        } else {
+            (state >> 8) as usize % 4
+        };
+        for _ in 0..despawn.min(live.len()) {
+            let slot = live.swap_remove((state >> 16) as usize % live.len());
+            sap.remove(slot);
+            free.push(slot);
+        }
+        for &slot in &live {
+            assert_eq!(sap.set(slot, unit(slot)), Ok(()), "slot {slot}");
+        }
+        sap.pairs();
+    }
+    assert!(handed_out > 50);
+    // The same past ID_STEP slots: every one of them set, all removed, the broad phase emptied
+    // by `pairs`, and the highest slot handed out again.
+    let mut sap = SweepAndPrune::new();
+    let count = SweepAndPrune::ID_STEP + 10;
+    for slot in 0..count {
+        assert_eq!(sap.set(slot, unit(0)), Ok(()), "slot {slot}");
+    }
+    for slot in 0..count {
+        sap.remove(slot);
+    }
+    assert!(sap.pairs().is_empty());
+    assert_eq!(sap.set(count - 1, unit(0)), Ok(()));
+}
+
+/// After `clear`, ids count from the start again: the limit is back to `ID_STEP`.
+#[test]
+fn clear_forgets_the_ids() {
+    let unit = Aabb {
+        min: Vec2::ZERO,
+        max: Vec2::ONE,
+    };
+    let mut sap = SweepAndPrune::new();
+    sap.set(SweepAndPrune::ID_STEP - 1, unit).unwrap();
+    assert_eq!(sap.id_limit(), 2 * SweepAndPrune::ID_STEP);
+    sap.clear();
+    assert_eq!(sap.id_limit(), SweepAndPrune::ID_STEP);
+    assert!(sap.set(SweepAndPrune::ID_STEP, unit).is_err());
 }

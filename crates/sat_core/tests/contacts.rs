@@ -1,5 +1,5 @@
-//! Worked examples: the cases DESIGN.md names (touching, containment, rotated boxes, parallel
-//! edges), the seed articles' examples, circles, sweeps and placement. Expected values were
+//! Worked examples: the classic cases (touching, containment, rotated boxes, parallel edges),
+//! the seed articles' examples, circles, sweeps and placement. Expected values were
 //! computed independently (by hand, or with the f64 Minkowski-difference reference).
 
 use core::f32::consts::{FRAC_PI_4, SQRT_2};

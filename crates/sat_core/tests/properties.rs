@@ -4,7 +4,7 @@
 mod common;
 
 use common::reference::{Difference, size};
-use common::strategies::placed_shape;
+use common::strategies::{local_shape, placed_shape, pose};
 use glam::{DVec2, Vec2};
 use proptest::prelude::*;
 use sat_core::{Pose, Shape, collide, overlap, sweep};
@@ -58,7 +58,7 @@ proptest! {
         let exit_along_normal = diff.exit_distance(-contact.normal.as_dvec2());
         prop_assert!((exit_along_normal + reference).abs() <= 4.0 * tol,
             "moving A along -normal needs {} to separate, depth is {}", exit_along_normal, -reference);
-        prop_assert!(contact.point_count >= 1 && contact.point_count <= 2);
+        prop_assert!((1..=2).contains(&contact.point_count()));
         prop_assert!(contact.points().iter().all(|p| p.is_finite()));
     }
 
@@ -138,32 +138,169 @@ proptest! {
     #[test]
     fn sweep_agrees_with_substepping(a in placed_shape(), b in placed_shape(),
                                      mx in -300.0f32..300.0, my in -300.0f32..300.0) {
-        let motion = Vec2::new(mx, my);
-        let diff = Difference::new(&a, &b);
-        let tol = tolerance(&a, &b) + 2.0e-5 * f64::from(motion.length());
-        let m = motion.as_dvec2();
-        const STEPS: usize = 1024;
-        let first_overlap = (0..=STEPS)
-            .map(|k| k as f64 / STEPS as f64)
-            .find(|&t| diff.signed_distance_at(m * t) < -tol);
-        match sweep(&a, &b, motion) {
-            None => prop_assert!(first_overlap.is_none(), "missed a hit at t = {:?}", first_overlap),
-            Some(hit) => {
-                prop_assert!((0.0..=1.0).contains(&hit.toi));
-                prop_assert!((hit.normal.length() - 1.0).abs() < 1e-4);
-                let at = diff.signed_distance_at(m * f64::from(hit.toi));
-                if hit.toi == 0.0 {
-                    prop_assert!(at <= tol, "toi 0 but apart by {}", at);
-                } else {
-                    prop_assert!(at.abs() <= 4.0 * tol, "not touching at toi {}: {}", hit.toi, at);
-                    prop_assert!(hit.normal.dot(motion) > 0.0, "hit normal against the motion");
-                }
-                if let Some(t) = first_overlap {
-                    prop_assert!(f64::from(hit.toi) <= t + 1e-6, "toi {} after overlap at {}", hit.toi, t);
-                }
+        check_sweep(&a, &b, Vec2::new(mx, my))?;
+    }
+
+    /// The same from starts at the edge of the question: touching (placed touching in f64,
+    /// then rounded to f32) and driven into B or grazing it, and one shape inside the other.
+    #[test]
+    fn sweep_agrees_with_substepping_from_touching_and_contained_starts(
+        (start, a, b, motion) in touching_or_contained_start(),
+    ) {
+        // The start is what it says.
+        let distance = Difference::new(&a, &b).signed_distance();
+        let tol = tolerance(&a, &b);
+        match start {
+            Start::Into | Start::Grazing => prop_assert!(distance.abs() <= tol, "{:?} {}", start, distance),
+            Start::Inside | Start::Around => prop_assert!(distance < 0.0, "{:?} {}", start, distance),
+        }
+        check_sweep(&a, &b, motion)?;
+    }
+}
+
+/// The sweep of A by `motion` against B agrees with fine sub-stepping of the reference.
+fn check_sweep(a: &Shape, b: &Shape, motion: Vec2) -> Result<(), TestCaseError> {
+    let diff = Difference::new(a, b);
+    let tol = tolerance(a, b) + 2.0e-5 * f64::from(motion.length());
+    let m = motion.as_dvec2();
+    const STEPS: usize = 1024;
+    let first_overlap = (0..=STEPS)
+        .map(|k| k as f64 / STEPS as f64)
+        .find(|&t| diff.signed_distance_at(m * t) < -tol);
+    match sweep(a, b, motion) {
+        None => prop_assert!(
+            first_overlap.is_none(),
+            "missed a hit at t = {:?}",
+            first_overlap
+        ),
+        Some(hit) => {
+            prop_assert!((0.0..=1.0).contains(&hit.toi));
+            prop_assert!((hit.normal.length() - 1.0).abs() < 1e-4);
+            let at = diff.signed_distance_at(m * f64::from(hit.toi));
+            if hit.toi == 0.0 {
+                prop_assert!(at <= tol, "toi 0 but apart by {}", at);
+            } else {
+                prop_assert!(
+                    at.abs() <= 4.0 * tol,
+                    "not touching at toi {}: {}",
+                    hit.toi,
+                    at
+                );
+                prop_assert!(
+                    hit.normal.dot(motion) > 0.0,
+                    "hit normal against the motion"
+                );
+            }
+            if let Some(t) = first_overlap {
+                prop_assert!(
+                    f64::from(hit.toi) <= t + 1e-6,
+                    "toi {} after overlap at {}",
+                    hit.toi,
+                    t
+                );
             }
         }
     }
+    Ok(())
+}
+
+/// How A starts against B in [`touching_or_contained_start`].
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    /// Touching, moving into B at up to 80° from straight in.
+    Into,
+    /// Touching, moving along the boundary of B ⊖ A where they touch.
+    Grazing,
+    /// A inside B.
+    Inside,
+    /// B inside A.
+    Around,
+}
+
+/// A pair and a motion for A starting touching or contained (see [`Start`]), the placement
+/// computed in f64 on the reference and rounded to f32 by placing the shapes.
+fn touching_or_contained_start() -> impl Strategy<Value = (Start, Shape, Shape, Vec2)> {
+    let start = prop_oneof![
+        3 => Just(Start::Into),
+        2 => Just(Start::Grazing),
+        1 => Just(Start::Inside),
+        1 => Just(Start::Around),
+    ];
+    (
+        local_shape(),
+        local_shape(),
+        pose(25.0),
+        0.0f64..core::f64::consts::TAU,
+        start,
+        -1.4f64..1.4,
+        0.05f32..60.0,
+    )
+        .prop_filter_map(
+            "placement refused",
+            |(la, lb, pose_b, direction, start, turn, length)| {
+                let b = lb.transformed(&pose_b).ok()?;
+                let u = DVec2::from_angle(direction);
+                match start {
+                    Start::Into | Start::Grazing => {
+                        // A centred on B's centroid overlaps it; moved out along `u` until the
+                        // reference says they touch.
+                        let centred = la
+                            .transformed(&Pose::new(Vec2::ZERO, direction as f32, Vec2::ONE))
+                            .ok()?;
+                        let to_b = (b.centroid() - centred.centroid()).as_dvec2();
+                        let inside = translated_by(&centred, to_b)?;
+                        let out = Difference::new(&inside, &b).exit_distance(u);
+                        let a = translated_by(&centred, to_b + u * out)?;
+                        let motion = match start {
+                            Start::Into => -DVec2::from_angle(turn).rotate(u),
+                            _ => Difference::new(&a, &b).outward_normal()?.perp() * turn.signum(),
+                        };
+                        Some((start, a, b, (motion * f64::from(length)).as_vec2()))
+                    }
+                    Start::Inside | Start::Around => {
+                        let (inner, outer) = contained(&la, &b, direction as f32)?;
+                        let motion = (u * f64::from(length)).as_vec2();
+                        Some(match start {
+                            Start::Inside => (start, inner, outer, motion),
+                            _ => (start, outer, inner, motion),
+                        })
+                    }
+                }
+            },
+        )
+}
+
+/// `shape` moved by `by`, rounded to f32.
+fn translated_by(shape: &Shape, by: DVec2) -> Option<Shape> {
+    shape
+        .transformed(&Pose::from_translation(by.as_vec2()))
+        .ok()
+}
+
+/// `local`, turned by `angle` and scaled to fit in the disc around B's centroid that B holds,
+/// centred there: `(A inside B, B)`.
+fn contained(local: &Shape, b: &Shape, angle: f32) -> Option<(Shape, Shape)> {
+    let centre = b.centroid();
+    // The distance from B's centroid to its boundary.
+    let room = match b {
+        Shape::Circle(c) => c.radius(),
+        Shape::Polygon(p) => p
+            .vertices()
+            .iter()
+            .zip(p.normals())
+            .map(|(v, n)| n.dot(*v - centre))
+            .fold(f32::INFINITY, f32::min),
+    };
+    let reach = match local {
+        Shape::Circle(c) => c.center().length() + c.radius(),
+        Shape::Polygon(p) => p.vertices().iter().map(|v| v.length()).fold(0.0, f32::max),
+    };
+    let scale = 0.5 * room / reach;
+    let turned = local
+        .transformed(&Pose::new(Vec2::ZERO, angle, Vec2::splat(scale)))
+        .ok()?;
+    let inner = turned.transformed(&Pose::from_translation(centre)).ok()?;
+    Some((inner, *b))
 }
 
 proptest! {
@@ -253,7 +390,7 @@ proptest! {
         prop_assert_eq!((contact.normal, contact.depth), (found.normal, found.depth));
         let direct = collide(&a, &moved).expect("the reference says they overlap");
         if (direct.normal - found.normal).length() < 1e-4 {
-            prop_assert_eq!(contact.point_count, direct.point_count);
+            prop_assert_eq!(contact.point_count(), direct.point_count());
             for (p, q) in contact.points().iter().zip(direct.points()) {
                 prop_assert!(f64::from(p.distance(*q)) <= 4.0 * tol, "point {} vs {}", p, q);
             }

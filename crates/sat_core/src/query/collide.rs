@@ -225,11 +225,14 @@ pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Optio
 /// unrotated boxes), each with its edge index, how far A must move to leave B along it each
 /// way ([`exits`]), and whether it is A's. Stops, returning `false`, when `weigh` does.
 ///
-/// A polygon's extent on its own axis takes two dot products (its edge vertex and the
-/// antipode); only the other polygon is projected vertex by vertex, over a fixed number of
-/// slots chosen once per pair for each polygon: 4 for one with no more than 4 corners (a box,
-/// a triangle), else 8. (A box against an octagon is projected on the octagon's axes over its
-/// 4 slots, not over 8 of which 4 repeat a corner.)
+/// Both polygons are projected vertex by vertex on every axis, their own included: an edge's two
+/// ends project equally only up to round-off (the normal is rounded), and a corner of the other
+/// polygon lying on the edge projects between them, so measuring the edge by one end could
+/// leave a gap of round-off between shapes that touch. These are the projections
+/// [`sweep`](crate::sweep) makes, value for value, so the two agree on whether shapes touch at
+/// the start. Each polygon is projected over a fixed number of slots chosen once per pair: 4 for
+/// one with no more than 4 corners (a box, a triangle), else 8. (A box against an octagon is
+/// projected on the octagon's axes over its 4 slots, not over 8 of which 4 repeat a corner.)
 #[inline]
 pub(crate) fn each_axis(
     a: &ConvexPolygon,
@@ -258,7 +261,7 @@ fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
     let (a_lanes, b_lanes) = (a.lanes::<A_SLOTS>(origin), b.lanes::<B_SLOTS>(origin));
     for i in a.axis_indices() {
         let axis = a.normals[i];
-        let out = exits(a.own_extent_from(origin, i), b_lanes.project(axis));
+        let out = exits(a_lanes.project(axis), b_lanes.project(axis));
         if !weigh((axis, i as u8), out, true) {
             return false;
         }
@@ -268,7 +271,7 @@ fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
         if a.has_axis::<A_SLOTS>(axis) {
             continue;
         }
-        let out = exits(a_lanes.project(axis), b.own_extent_from(origin, i));
+        let out = exits(a_lanes.project(axis), b_lanes.project(axis));
         if !weigh((axis, i as u8), out, false) {
             return false;
         }
@@ -308,20 +311,29 @@ pub(crate) fn polygon_circle_feature(
         return Some(face);
     };
     let offset = c.center - corner;
-    let distance = offset.length();
-    if distance > c.radius + margin {
+    if !within(offset, f64::from(c.radius) + f64::from(margin)) {
         return None;
     }
+    // Within reach in f64, the f32 distance may still exceed the radius by round-off.
     Some((
         offset.try_normalize().unwrap_or(face.0),
-        c.radius - distance,
+        (c.radius - offset.length()).max(-margin),
     ))
+}
+
+/// Whether a circle of radius `reach` around a point holds the point `offset` away, for circles
+/// and corners. Compared in `f64`, where the squares of `f32` coordinates are exact and the
+/// comparison is about as good as the inputs: the test [`sweep`](crate::sweep) makes at the
+/// start of its ray, so that the two agree on whether shapes touch.
+#[inline]
+pub(crate) fn within(offset: Vec2, reach: f64) -> bool {
+    offset.as_dvec2().length_squared() <= reach * reach
 }
 
 /// The contact between a polygon (A) and a circle (B).
 fn polygon_circle(a: &ConvexPolygon, b: &Circle, margin: f32) -> Option<Contact> {
     let (normal, depth) = polygon_circle_feature(a, b, margin)?;
-    Some(single_point(
+    Some(Contact::one_point(
         normal,
         depth,
         b.center - normal * (b.radius - depth * 0.5),
@@ -332,26 +344,18 @@ fn polygon_circle(a: &ConvexPolygon, b: &Circle, margin: f32) -> Option<Contact>
 fn circle_circle(a: &Circle, b: &Circle, margin: f32) -> Option<Contact> {
     let offset = b.center - a.center;
     let radii = a.radius + b.radius;
-    let reach = radii + margin;
-    let distance_squared = offset.length_squared();
-    if distance_squared > reach * reach {
+    if !within(
+        offset,
+        f64::from(a.radius) + f64::from(b.radius) + f64::from(margin),
+    ) {
         return None;
     }
-    let distance = distance_squared.sqrt();
+    let distance = offset.length();
     let normal = offset.try_normalize().unwrap_or(Vec2::Y);
     let depth = (radii - distance).max(-margin);
-    Some(single_point(
+    Some(Contact::one_point(
         normal,
         depth,
         a.center + normal * (a.radius - depth * 0.5),
     ))
-}
-
-fn single_point(normal: Vec2, depth: f32, point: Vec2) -> Contact {
-    Contact {
-        normal,
-        depth,
-        points: [point, point],
-        point_count: 1,
-    }
 }

@@ -20,10 +20,10 @@ pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
         (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) => overlap_polygon_polygon(a, b),
         (ShapeRef::Polygon(p), ShapeRef::Circle(c))
         | (ShapeRef::Circle(c), ShapeRef::Polygon(p)) => overlap_polygon_circle(p, c),
-        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => {
-            let r = a.radius + b.radius;
-            a.center.distance_squared(b.center) <= r * r
-        }
+        (ShapeRef::Circle(a), ShapeRef::Circle(b)) => crate::query::collide::within(
+            b.center - a.center,
+            f64::from(a.radius) + f64::from(b.radius),
+        ),
     }
 }
 

@@ -3,7 +3,8 @@
 use glam::Vec2;
 
 use super::collide::collide;
-use super::contact::Hit;
+use super::collide::least_overlap;
+use super::contact::{Contact, Hit};
 use crate::shape::{AsShape, Circle, ConvexPolygon, MAX_VERTICES, ShapeRef};
 
 /// When A, translating by `motion` relative to B, first touches B during the motion.
@@ -31,15 +32,15 @@ pub fn sweep<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B, motion: Vec
         return None;
     }
     let (a, b) = (a.as_shape(), b.as_shape());
+    if let (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) = (a, b) {
+        // The time-of-impact test finds the overlap at the start itself, on the projections
+        // `collide` makes: no static test first.
+        return sweep_polygon_polygon(a, b, motion);
+    }
     if let Some(contact) = collide(&a, &b) {
-        return Some(Hit {
-            toi: 0.0,
-            normal: contact.normal,
-            depth: contact.depth,
-        });
+        return Some(at_start(&contact));
     }
     match (a, b) {
-        (ShapeRef::Polygon(a), ShapeRef::Polygon(b)) => sweep_polygon_polygon(a, b, motion),
         (ShapeRef::Circle(a), ShapeRef::Polygon(b)) => sweep_circle_polygon(a, b, motion),
         (ShapeRef::Polygon(a), ShapeRef::Circle(b)) => {
             // The circle moves by -motion relative to the polygon.
@@ -58,6 +59,16 @@ pub fn sweep<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B, motion: Vec
                 depth: 0.0,
             })
         }
+        (ShapeRef::Polygon(_), ShapeRef::Polygon(_)) => None, // answered above
+    }
+}
+
+/// The hit of shapes that overlap or touch at the start: `toi == 0` and the static contact.
+fn at_start(contact: &Contact) -> Hit {
+    Hit {
+        toi: 0.0,
+        normal: contact.normal,
+        depth: contact.depth,
     }
 }
 
@@ -67,7 +78,11 @@ impl AsShape for ShapeRef<'_> {
     }
 }
 
-/// The sweep of two polygons that do not overlap at the start.
+/// The sweep of two polygons: per axis, the interval of the motion in which the projections
+/// overlap; the hit is the latest entry if it comes before the earliest exit.
+///
+/// The projections are those [`collide`] makes, value for value, so when no axis separates
+/// the polygons at the start, `collide` finds them touching too, and its contact is the hit.
 fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> Option<Hit> {
     let origin = a.vertices[0];
     // Both polygons relative to A's first vertex, laid out once for all the axes.
@@ -112,22 +127,41 @@ fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> 
             return None;
         }
     }
-    Some(Hit {
-        toi: enter,
-        normal: normal?,
-        depth: 0.0,
-    })
+    match normal {
+        Some(normal) => Some(Hit {
+            toi: enter,
+            normal,
+            depth: 0.0,
+        }),
+        // No axis separates them: they overlap or touch at the start. `collide` finds that on
+        // the same projections; asking for the least overlap within any gap keeps the answer
+        // a contact whatever the round-off, with a gap counted as touching.
+        None => {
+            let found = least_overlap(a, b, f32::INFINITY)?;
+            Some(Hit {
+                toi: 0.0,
+                normal: found.normal,
+                depth: found.depth.max(0.0),
+            })
+        }
+    }
 }
 
 /// The sweep of a circle against a polygon that do not overlap at the start: the circle's centre
 /// as a ray against the polygon grown by the radius (offset faces and rounded corners).
+///
+/// Where a face meets the rounded corner at its end, the two are hit at the same time up to
+/// round-off (the corner's time is computed in `f64`, the face's in `f32`), and the corner can
+/// come out a hair first although the circle meets the face. A corner hit whose contact lies
+/// beside an adjacent face the circle approaches is that face's hit, and takes its normal.
 fn sweep_circle_polygon(c: &Circle, p: &ConvexPolygon, motion: Vec2) -> Option<Hit> {
     let vertices = p.vertices();
     let n = vertices.len();
-    let mut best: Option<(f32, Vec2)> = None;
-    let mut consider = |toi: f32, normal: Vec2| {
-        if best.is_none_or(|(t, _)| toi < t) {
-            best = Some((toi, normal));
+    // The earliest hit: its time, its normal, and the vertex when it is a corner's.
+    let mut best: Option<(f32, Vec2, Option<usize>)> = None;
+    let mut consider = |toi: f32, normal: Vec2, corner: Option<usize>| {
+        if best.is_none_or(|(t, _, _)| toi < t) {
+            best = Some((toi, normal, corner));
         }
     };
     for i in 0..n {
@@ -139,31 +173,49 @@ fn sweep_circle_polygon(c: &Circle, p: &ConvexPolygon, motion: Vec2) -> Option<H
             let at = c.center + motion * toi - v1;
             let along = at.dot(v2 - v1);
             if (0.0..=(v2 - v1).length_squared()).contains(&along) {
-                consider(toi, -normal);
+                consider(toi, -normal, None);
             }
         }
         if let Some(toi) = ray_circle(c.center, motion, v1, f64::from(c.radius))
             && let Some(normal) = (v1 - (c.center + motion * toi)).try_normalize()
         {
-            consider(toi, normal);
+            consider(toi, normal, Some(i));
         }
     }
-    best.map(|(toi, normal)| Hit {
+    let (toi, mut normal, corner) = best?;
+    if let Some(i) = corner {
+        // The edges out of and into the corner, and their outward normals. `-normal` points
+        // from the corner to the centre at impact; along an edge, the contact is on that face.
+        let (previous, next) = ((i + n - 1) % n, (i + 1) % n);
+        let out_of = vertices[next] - vertices[i];
+        let into = vertices[i] - vertices[previous];
+        if -normal.dot(out_of) > 0.0 && motion.dot(p.normals[i]) < 0.0 {
+            normal = -p.normals[i];
+        } else if -normal.dot(into) < 0.0 && motion.dot(p.normals[previous]) < 0.0 {
+            normal = -p.normals[previous];
+        }
+    }
+    Some(Hit {
         toi,
         normal,
         depth: 0.0,
     })
 }
 
-/// First time in `[0, 1]` at which `start + motion * t` is within `radius` of `center`, for a
-/// start outside that circle. Computed in `f64` so that long motions cannot overflow.
+/// First time in `[0, 1]` at which `start + motion * t` is within `radius` of `center`: 0 for a
+/// start within it already. Computed in `f64` so that long motions cannot overflow; the start
+/// is tested exactly as [`collide`] tests a circle against a circle or a corner, so that the
+/// two agree on whether the shapes touch at the start.
 fn ray_circle(start: Vec2, motion: Vec2, center: Vec2, radius: f64) -> Option<f32> {
     let offset = (start - center).as_dvec2();
     let motion = motion.as_dvec2();
+    let c = offset.length_squared() - radius * radius;
+    if c <= 0.0 {
+        return Some(0.0);
+    }
     let a = motion.length_squared();
     let half_b = offset.dot(motion);
-    let c = offset.length_squared() - radius * radius;
-    if a == 0.0 || half_b >= 0.0 || c < 0.0 {
+    if a == 0.0 || half_b >= 0.0 {
         return None;
     }
     let discriminant = half_b * half_b - a * c;

@@ -151,10 +151,6 @@ pub struct ConvexPolygon {
     pub(crate) len: u8,
     /// Bit `i` is set when `normals[i]` is one of the unique axes.
     pub(crate) axis_mask: u16,
-    /// Per edge `i`, the index of the vertex farthest against `normals[i]`: with the edge's own
-    /// vertex `i` (the farthest along it), the polygon's extent on its own axis in two dot
-    /// products. Unchanged by translation; recomputed for any other placement.
-    pub(crate) antipodes: [u8; MAX_VERTICES],
     pub(crate) centroid: Vec2,
     pub(crate) radius: f32,
     /// Placement bounds, so that moving a polygon can be checked without looking at every
@@ -458,7 +454,6 @@ impl ConvexPolygon {
             normals: [Vec2::ZERO; MAX_VERTICES],
             len: vertices.len() as u8,
             axis_mask,
-            antipodes: [0; MAX_VERTICES],
             centroid,
             radius,
             bound: vertices
@@ -473,22 +468,7 @@ impl ConvexPolygon {
         polygon.vertices[..vertices.len()].copy_from_slice(vertices);
         polygon.pad();
         polygon.normals[..normals.len()].copy_from_slice(normals);
-        for (i, normal) in normals.iter().enumerate() {
-            polygon.antipodes[i] = polygon.support(-*normal).0 as u8;
-        }
         polygon
-    }
-
-    /// The lowest and highest projection on its own edge normal `i` of the vertices relative to
-    /// `origin`: the edge's vertex is the highest, its antipode the lowest.
-    #[inline]
-    pub(crate) fn own_extent_from(&self, origin: Vec2, i: usize) -> (f32, f32) {
-        let axis = self.normals[i];
-        let low = self.vertices[self.antipodes[i] as usize];
-        (
-            (low - origin).dot(axis),
-            (self.vertices[i] - origin).dot(axis),
-        )
     }
 }
 
@@ -497,22 +477,12 @@ impl ConvexPolygon {
 #[inline]
 pub(crate) fn aabb_of(v: [Vec2; MAX_VERTICES]) -> Aabb {
     Aabb {
-        min: tree_reduce(v, |a, b| Vec2::new(min(a.x, b.x), min(a.y, b.y))),
-        max: tree_reduce(v, |a, b| Vec2::new(max(a.x, b.x), max(a.y, b.y))),
+        // glam's `b.min(a)` is `if b < a { b } else { a }`: a plain comparison, a single min
+        // instruction (placed vertices are finite, no NaN to handle), and of two equal values
+        // the earlier one, `a`, is kept.
+        min: tree_reduce(v, |a, b| b.min(a)),
+        max: tree_reduce(v, |a, b| b.max(a)),
     }
-}
-
-/// The smaller of two finite values: a plain comparison, a single min instruction (the NaN
-/// handling of `f32::min` costs more, and placed vertices are finite).
-#[inline]
-fn min(x: f32, y: f32) -> f32 {
-    if y < x { y } else { x }
-}
-
-/// The larger of two finite values (see [`min`]).
-#[inline]
-fn max(x: f32, y: f32) -> f32 {
-    if y > x { y } else { x }
 }
 
 /// A polygon's first `SLOTS` (4 or 8) vertex slots relative to an origin, x and y apart, four
@@ -532,14 +502,14 @@ impl<const SLOTS: usize> SlotLanes<SLOTS> {
     /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
     /// which changes neither end. The ends are reduced as a tree, halves against halves (slots
     /// `k` and `k + 4`, then `k` and `k + 2`, then 0 and 1), each step keeping the first of two
-    /// equal values: the same tree, comparison for comparison, as [`tree_reduce`] with the
-    /// crate's `min` and `max`.
+    /// equal values: the same tree, comparison for comparison, as [`aabb_of`] reduces the
+    /// coordinates.
     #[inline]
     pub(crate) fn project(&self, axis: Vec2) -> (f32, f32) {
         let (ax, ay) = (Vec4::splat(axis.x), Vec4::splat(axis.y));
         let low = self.xs[0] * ax + self.ys[0] * ay;
         // `a.min(b)` is `if a < b { a } else { b }` (`minps`): the later slot is kept only when
-        // strictly lower, as `min(earlier, later)` does.
+        // strictly lower, as `later.min(earlier)` in [`aabb_of`].
         let (lowest, highest) = if SLOTS == 8 {
             let high = self.xs[1] * ax + self.ys[1] * ay;
             (high.min(low), high.max(low))
@@ -577,10 +547,6 @@ fn sanitize_size(size: f32) -> f32 {
     }
 }
 
-fn cross(a: DVec2, b: DVec2) -> f64 {
-    a.perp_dot(b)
-}
-
 /// Validates finite, in-range input points (3 to `MAX_VERTICES` of them) and builds the polygon.
 fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
     let n = input.len();
@@ -599,7 +565,7 @@ fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
     // Signed area (shoelace, relative to the first point for precision).
     let origin = input[0];
     let twice_area: f64 = (1..n - 1)
-        .map(|i| cross(input[i] - origin, input[i + 1] - origin))
+        .map(|i| (input[i] - origin).perp_dot(input[i + 1] - origin))
         .sum();
     let area = twice_area.abs() * 0.5;
     if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
@@ -619,7 +585,7 @@ fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
         let next = input[order[(k + 1) % n]];
         let (e0, e1) = (here - prev, next - here);
         let lengths = e0.length() * e1.length();
-        let (sin, cos) = (cross(e0, e1) / lengths, e0.dot(e1) / lengths);
+        let (sin, cos) = (e0.perp_dot(e1) / lengths, e0.dot(e1) / lengths);
         if sin > ANGLE_TOLERANCE {
             keep[k] = true;
         } else if sin < -ANGLE_TOLERANCE || cos < 0.0 {
@@ -658,7 +624,8 @@ fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
     for i in 0..n {
         vertices[i] = corners[i].as_vec2();
         let edge = corners[(i + 1) % n] - corners[i];
-        normals[i] = DVec2::new(edge.y, -edge.x).normalize_or_zero();
+        // The outward normal: the edge turned a quarter clockwise.
+        normals[i] = (-edge.perp()).normalize_or_zero();
         let parallel_to_earlier = (0..i).any(|j| {
             axis_mask & (1 << j) != 0 && normals[j].dot(normals[i]) < -1.0 + ANTIPARALLEL_TOLERANCE
         });
@@ -671,7 +638,7 @@ fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
     let (mut weighted, mut twice_area) = (DVec2::ZERO, 0.0);
     for i in 1..n - 1 {
         let (a, b) = (corners[i] - origin, corners[i + 1] - origin);
-        let w = cross(a, b);
+        let w = a.perp_dot(b);
         weighted += (a + b) * w / 3.0;
         twice_area += w;
     }

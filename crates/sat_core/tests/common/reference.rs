@@ -128,6 +128,29 @@ impl Difference {
         }
     }
 
+    /// The outward unit normal of `B ⊖ A` where it is nearest to A's placement (the origin),
+    /// for A touching B: from the nearest point of the hull towards the origin when the
+    /// difference is rounded (a circle), else the outward normal of the nearest hull edge.
+    pub fn outward_normal(&self) -> Option<DVec2> {
+        if self.radius > 0.0 {
+            return (-self.closest_on_boundary(DVec2::ZERO)).try_normalize();
+        }
+        let n = self.hull.len();
+        if n < 3 {
+            return None;
+        }
+        let distance = |i: usize| {
+            let (a, b) = (self.hull[i], self.hull[(i + 1) % n]);
+            let e = b - a;
+            let t = (-a.dot(e) / e.length_squared()).clamp(0.0, 1.0);
+            (a + e * t).length()
+        };
+        let nearest = (0..n).min_by(|&i, &j| distance(i).total_cmp(&distance(j)))?;
+        let e = self.hull[(nearest + 1) % n] - self.hull[nearest];
+        // Counter-clockwise hull: the outside is on the right of each edge.
+        DVec2::new(e.y, -e.x).try_normalize()
+    }
+
     /// How far A must move along unit `u` to stop overlapping (bisection on the signed
     /// distance, which is convex along the line).
     pub fn exit_distance(&self, u: DVec2) -> f64 {

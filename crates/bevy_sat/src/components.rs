@@ -2,6 +2,8 @@
 //! [`Mighty`] and [`Weak`], [`Sensor`], [`CollisionLayers`], and the [`ContactFlags`] the plugin
 //! writes back.
 
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
 
@@ -117,26 +119,82 @@ pub struct Velocity(pub Vec2);
 /// | Mighty – Mighty | not even detected, unless one is a [`Sensor`] |
 /// | anything – [`Sensor`] | detected and reported, never resolved |
 ///
-/// An entity with both `Mighty` and `Weak` is treated as `Mighty`; a collider with neither is
-/// treated as `Mighty` too (static scenery). Both get a warning once.
+/// `Mighty` and `Weak` exclude each other: inserting one removes the other, so the one inserted
+/// last wins (`commands.entity(wall).insert(Weak)` turns a wall into a Weak body). A bundle
+/// that holds both, spawned or inserted on an entity that has neither, keeps the one listed
+/// first: `(Mighty, Weak)` gives a Mighty body.
+///
+/// The body takes part in collision once it has a [`ConvexCollider`]. It does not get one by
+/// default (a forgotten collider would be an invisible wall): a body without one is left out,
+/// and reported once with a warning. A collider with neither kind
+/// is treated as `Mighty` (static scenery), with a warning once.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
-#[require(ConvexCollider)]
+#[component(on_insert = Mighty::on_insert)]
+#[require(Transform)]
 pub struct Mighty;
+
+impl Mighty {
+    /// Removes [`Weak`] from the entity (see [`settle_kind`]).
+    fn on_insert(world: DeferredWorld, context: HookContext) {
+        settle_kind::<Mighty, Weak>(world, context);
+    }
+}
 
 /// A body that is pushed out of whatever it overlaps (see [`Mighty`] for the table). Weak
 /// bodies are affected by [`SatConfig::gravity`](crate::SatConfig::gravity) and get
 /// [`ContactFlags`] after every step.
+///
+/// `Weak` and [`Mighty`] exclude each other: inserting one removes the other, so the one
+/// inserted last wins; a bundle that holds both, spawned or inserted on an entity that has
+/// neither, keeps the one listed first: `(Weak, Mighty)` gives a Weak body. Like `Mighty`, it
+/// collides once it has a [`ConvexCollider`], which it does not get by default; a body without
+/// one is left out, and reported once with a warning.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
-#[require(ConvexCollider, Velocity, ContactFlags)]
+#[component(on_insert = Weak::on_insert)]
+#[require(Transform, Velocity, ContactFlags)]
 pub struct Weak;
 
+impl Weak {
+    /// Removes [`Mighty`] from the entity (see [`settle_kind`]).
+    fn on_insert(world: DeferredWorld, context: HookContext) {
+        settle_kind::<Weak, Mighty>(world, context);
+    }
+}
+
+/// The insert hook of a body kind `Kept`: when the entity also has the other kind `Removed`,
+/// queues a command that removes `Removed` if the entity still has `Kept` then.
+///
+/// Hooks cannot change an entity's components, so the removal is a command; Bevy applies the
+/// commands a hook queues as soon as the insertion that ran it is over. When one bundle brings
+/// both kinds, both hooks run before either command, in the order the bundle lists them: the
+/// first command removes the other kind, and the second finds its own kind gone and does
+/// nothing. So the kind listed first is kept.
+fn settle_kind<Kept: Component, Removed: Component>(
+    mut world: DeferredWorld,
+    context: HookContext,
+) {
+    let entity = context.entity;
+    if !world.entity(entity).contains::<Removed>() {
+        return;
+    }
+    world.commands().queue(move |world: &mut World| {
+        if let Ok(mut body) = world.get_entity_mut(entity)
+            && body.contains::<Kept>()
+        {
+            body.remove::<Removed>();
+        }
+    });
+}
+
 /// A collider that detects and reports overlaps (events and [`Contacts`](crate::Contacts)) but
-/// is never resolved: it neither pushes nor is pushed. Coins, triggers, hazards.
+/// is never resolved: it neither pushes nor is pushed. Coins, triggers, hazards. Like the body
+/// kinds, it needs a [`ConvexCollider`], which it does not get by default; a sensor without one
+/// is left out, and reported once with a warning.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
-#[require(ConvexCollider)]
+#[require(Transform)]
 pub struct Sensor;
 
 /// Which layers a collider is on (`memberships`) and which layers it interacts with

@@ -40,6 +40,7 @@ mod config;
 mod contacts;
 #[cfg(feature = "debug")]
 mod debug;
+mod diagnostics;
 mod events;
 mod plugin;
 mod step;

@@ -6,12 +6,17 @@ use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A convex shape in the entity's local space. It follows the entity's [`Transform`]:
 /// translation, rotation about z, and scale (x and y).
 ///
 /// Colliders are placed from the entity's own `Transform`, so collider entities should be
 /// root entities (no parent), as physics bodies usually are.
+///
+/// It can be saved in and loaded from Bevy scenes (through reflection: it is serialized as its
+/// shape). The shape is validated again when loaded: a scene whose polygon is not convex, or
+/// has a non-finite coordinate, fails to load with an error instead of giving a broken shape.
 ///
 /// ```
 /// # use bevy_sat::prelude::*; use bevy::prelude::*;
@@ -25,7 +30,7 @@ use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(opaque)]
-#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[reflect(Component, Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[require(Transform)]
 pub struct ConvexCollider {
     shape: Shape,
@@ -79,6 +84,20 @@ impl ConvexCollider {
     /// The local shape.
     pub fn shape(&self) -> &Shape {
         &self.shape
+    }
+}
+
+/// Serialized as its [`Shape`].
+impl Serialize for ConvexCollider {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.shape.serialize(serializer)
+    }
+}
+
+/// Deserialized as a [`Shape`], which validates it again (convex, finite, not degenerate).
+impl<'de> Deserialize<'de> for ConvexCollider {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Shape::deserialize(deserializer).map(Self::from)
     }
 }
 
@@ -254,6 +273,8 @@ impl Default for CollisionLayers {
 /// [`SatConfig::max_floor_angle`](crate::SatConfig::max_floor_angle) of straight up, as
 /// ceiling when within that angle of straight down, and as a wall otherwise. Sensors never
 /// count.
+///
+/// In a scene, the entity it stands on is mapped to its new id when the scene is loaded.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 pub struct ContactFlags {
@@ -261,6 +282,7 @@ pub struct ContactFlags {
     pub(crate) ceiling: bool,
     pub(crate) wall_left: bool,
     pub(crate) wall_right: bool,
+    #[entities]
     pub(crate) standing_on: Option<Entity>,
     pub(crate) floor_normal: Vec2,
 }

@@ -141,12 +141,14 @@ pub struct Velocity(pub Vec2);
 /// `Mighty` and `Weak` exclude each other: inserting one removes the other, so the one inserted
 /// last wins (`commands.entity(wall).insert(Weak)` turns a wall into a Weak body). A bundle
 /// that holds both, spawned or inserted on an entity that has neither, keeps the one listed
-/// first: `(Mighty, Weak)` gives a Mighty body.
+/// first: `(Mighty, Weak)` gives a Mighty body. A Weak body turned Mighty keeps its
+/// [`Velocity`] and moves on at it (a Mighty body feels no gravity and is never pushed): set it
+/// to zero to leave a wall where the body is.
 ///
 /// The body takes part in collision once it has a [`ConvexCollider`]. It does not get one by
 /// default (a forgotten collider would be an invisible wall): a body without one is left out,
-/// and reported once with a warning. A collider with neither kind
-/// is treated as `Mighty` (static scenery), with a warning once.
+/// and reported once with a warning. A collider with neither kind is treated as `Mighty`
+/// (static scenery), with a warning once.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 #[component(on_insert = Mighty::on_insert)]

@@ -129,6 +129,19 @@ fn a_body_that_changes_kind_moves_as_its_new_kind() {
     assert_eq!(position(&app, body), fallen);
 }
 
+/// A Weak body turned Mighty keeps its velocity and moves on at it, feeling no gravity.
+#[test]
+fn a_weak_body_turned_mighty_moves_on_at_its_velocity() {
+    let mut app = app_with_gravity(-600.0);
+    let collider = ConvexCollider::rectangle(10.0, 10.0);
+    let body = moving(&mut app, collider, 0.0, 0.0, Vec2::new(60.0, 0.0));
+    app.world_mut().entity_mut(body).insert(Mighty);
+    run(&mut app, 6);
+    assert_eq!(velocity(&app, body), Vec2::new(60.0, 0.0));
+    let at = position(&app, body);
+    assert!((at - Vec2::new(6.0, 0.0)).length() < 1e-4, "{at}");
+}
+
 #[test]
 fn a_bundle_with_both_kinds_keeps_the_one_listed_first() {
     capture_warnings();

@@ -2,14 +2,21 @@
 //! [`Mighty`] and [`Weak`], [`Sensor`], [`CollisionLayers`], and the [`ContactFlags`] the plugin
 //! writes back.
 
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A convex shape in the entity's local space. It follows the entity's [`Transform`]:
 /// translation, rotation about z, and scale (x and y).
 ///
 /// Colliders are placed from the entity's own `Transform`, so collider entities should be
 /// root entities (no parent), as physics bodies usually are.
+///
+/// It can be saved in and loaded from Bevy scenes (through reflection: it is serialized as its
+/// shape). The shape is validated again when loaded: a scene whose polygon is not convex, or
+/// has a non-finite coordinate, fails to load with an error instead of giving a broken shape.
 ///
 /// ```
 /// # use bevy_sat::prelude::*; use bevy::prelude::*;
@@ -23,7 +30,7 @@ use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
 /// ```
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
 #[reflect(opaque)]
-#[reflect(Component, Clone, Debug, PartialEq, Default)]
+#[reflect(Component, Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[require(Transform)]
 pub struct ConvexCollider {
     shape: Shape,
@@ -80,6 +87,20 @@ impl ConvexCollider {
     }
 }
 
+/// Serialized as its [`Shape`].
+impl Serialize for ConvexCollider {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.shape.serialize(serializer)
+    }
+}
+
+/// Deserialized as a [`Shape`], which validates it again (convex, finite, not degenerate).
+impl<'de> Deserialize<'de> for ConvexCollider {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Shape::deserialize(deserializer).map(Self::from)
+    }
+}
+
 impl From<Shape> for ConvexCollider {
     fn from(shape: Shape) -> Self {
         Self { shape }
@@ -117,26 +138,84 @@ pub struct Velocity(pub Vec2);
 /// | Mighty – Mighty | not even detected, unless one is a [`Sensor`] |
 /// | anything – [`Sensor`] | detected and reported, never resolved |
 ///
-/// An entity with both `Mighty` and `Weak` is treated as `Mighty`; a collider with neither is
-/// treated as `Mighty` too (static scenery). Both get a warning once.
+/// `Mighty` and `Weak` exclude each other: inserting one removes the other, so the one inserted
+/// last wins (`commands.entity(wall).insert(Weak)` turns a wall into a Weak body). A bundle
+/// that holds both, spawned or inserted on an entity that has neither, keeps the one listed
+/// first: `(Mighty, Weak)` gives a Mighty body. A Weak body turned Mighty keeps its
+/// [`Velocity`] and moves on at it (a Mighty body feels no gravity and is never pushed): set it
+/// to zero to leave a wall where the body is.
+///
+/// The body takes part in collision once it has a [`ConvexCollider`]. It does not get one by
+/// default (a forgotten collider would be an invisible wall): a body without one is left out,
+/// and reported once with a warning. A collider with neither kind is treated as `Mighty`
+/// (static scenery), with a warning once.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
-#[require(ConvexCollider)]
+#[component(on_insert = Mighty::on_insert)]
+#[require(Transform)]
 pub struct Mighty;
+
+impl Mighty {
+    /// Removes [`Weak`] from the entity (see [`settle_kind`]).
+    fn on_insert(world: DeferredWorld, context: HookContext) {
+        settle_kind::<Mighty, Weak>(world, context);
+    }
+}
 
 /// A body that is pushed out of whatever it overlaps (see [`Mighty`] for the table). Weak
 /// bodies are affected by [`SatConfig::gravity`](crate::SatConfig::gravity) and get
 /// [`ContactFlags`] after every step.
+///
+/// `Weak` and [`Mighty`] exclude each other: inserting one removes the other, so the one
+/// inserted last wins; a bundle that holds both, spawned or inserted on an entity that has
+/// neither, keeps the one listed first: `(Weak, Mighty)` gives a Weak body. Like `Mighty`, it
+/// collides once it has a [`ConvexCollider`], which it does not get by default; a body without
+/// one is left out, and reported once with a warning.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
-#[require(ConvexCollider, Velocity, ContactFlags)]
+#[component(on_insert = Weak::on_insert)]
+#[require(Transform, Velocity, ContactFlags)]
 pub struct Weak;
 
+impl Weak {
+    /// Removes [`Mighty`] from the entity (see [`settle_kind`]).
+    fn on_insert(world: DeferredWorld, context: HookContext) {
+        settle_kind::<Weak, Mighty>(world, context);
+    }
+}
+
+/// The insert hook of a body kind `Kept`: when the entity also has the other kind `Removed`,
+/// queues a command that removes `Removed` if the entity still has `Kept` then.
+///
+/// Hooks cannot change an entity's components, so the removal is a command; Bevy applies the
+/// commands a hook queues as soon as the insertion that ran it is over. When one bundle brings
+/// both kinds, both hooks run before either command, in the order the bundle lists them: the
+/// first command removes the other kind, and the second finds its own kind gone and does
+/// nothing. So the kind listed first is kept.
+fn settle_kind<Kept: Component, Removed: Component>(
+    mut world: DeferredWorld,
+    context: HookContext,
+) {
+    let entity = context.entity;
+    if !world.entity(entity).contains::<Removed>() {
+        return;
+    }
+    world.commands().queue(move |world: &mut World| {
+        if let Ok(mut body) = world.get_entity_mut(entity)
+            && body.contains::<Kept>()
+        {
+            body.remove::<Removed>();
+        }
+    });
+}
+
 /// A collider that detects and reports overlaps (events and [`Contacts`](crate::Contacts)) but
-/// is never resolved: it neither pushes nor is pushed. Coins, triggers, hazards.
+/// is never resolved: it neither pushes nor is pushed. Coins, triggers, hazards. Like the body
+/// kinds, it needs a [`ConvexCollider`], which it does not get by default; a sensor without one
+/// is left out, and reported once with a warning.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
-#[require(ConvexCollider)]
+#[require(Transform)]
 pub struct Sensor;
 
 /// Which layers a collider is on (`memberships`) and which layers it interacts with
@@ -196,6 +275,8 @@ impl Default for CollisionLayers {
 /// [`SatConfig::max_floor_angle`](crate::SatConfig::max_floor_angle) of straight up, as
 /// ceiling when within that angle of straight down, and as a wall otherwise. Sensors never
 /// count.
+///
+/// In a scene, the entity it stands on is mapped to its new id when the scene is loaded.
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 pub struct ContactFlags {
@@ -203,6 +284,7 @@ pub struct ContactFlags {
     pub(crate) ceiling: bool,
     pub(crate) wall_left: bool,
     pub(crate) wall_right: bool,
+    #[entities]
     pub(crate) standing_on: Option<Entity>,
     pub(crate) floor_normal: Vec2,
 }

@@ -28,7 +28,6 @@
 
 use bevy::prelude::*;
 use sat_core::Contact;
-use smallvec::SmallVec;
 
 /// Two colliders started touching (overlapping, or closer than
 /// [`SatConfig::contact_margin`](crate::SatConfig::contact_margin)).
@@ -64,6 +63,6 @@ pub struct Crushed {
     /// The squeezed body.
     #[event_target]
     pub body: Entity,
-    /// The Mighty bodies squeezing it, sorted (inline up to four: no allocation per event).
-    pub crushers: SmallVec<[Entity; 4]>,
+    /// The Mighty bodies squeezing it, sorted.
+    pub crushers: Vec<Entity>,
 }

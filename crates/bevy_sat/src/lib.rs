@@ -17,13 +17,12 @@ mod config;
 mod contacts;
 #[cfg(feature = "debug")]
 mod debug;
+mod diagnostics;
 mod events;
 mod plugin;
 mod step;
 
 pub use sat_core as geometry;
-/// The small vector type of [`Crushed::crushers`], re-exported so games need not depend on it.
-pub use smallvec::SmallVec;
 
 pub use components::{
     CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,

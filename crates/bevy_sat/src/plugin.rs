@@ -11,6 +11,7 @@ use crate::components::{
 };
 use crate::config::SatConfig;
 use crate::contacts::Contacts;
+use crate::diagnostics::{self, MissingColliders};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 use crate::step::{self, StepState};
 
@@ -20,7 +21,8 @@ use crate::step::{self, StepState};
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SatSystems {
     /// Applies gravity, moves bodies by their velocity, places every collider in the world
-    /// once (world vertices, swept AABB).
+    /// once (world vertices, swept AABB). Also warns, once per entity, about bodies that have
+    /// no [`ConvexCollider`] (they are left out).
     Prepare,
     /// Sweep-and-prune over the swept AABBs: the candidate pairs.
     BroadPhase,
@@ -92,6 +94,7 @@ impl Plugin for SatPlugin {
             .init_resource::<SatConfig>()
             .init_resource::<Contacts>()
             .init_resource::<StepState>()
+            .init_resource::<MissingColliders>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<Crushed>()
@@ -111,6 +114,7 @@ impl Plugin for SatPlugin {
                 self.schedule,
                 (
                     step::prepare::prepare_bodies.in_set(SatSystems::Prepare),
+                    diagnostics::warn_missing_colliders.in_set(SatSystems::Prepare),
                     step::broad::find_candidate_pairs.in_set(SatSystems::BroadPhase),
                     step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),
                     step::resolve::resolve_contacts.in_set(SatSystems::Resolve),

@@ -54,7 +54,6 @@ pub(crate) struct PrepareState {
 /// Entities already warned about, per problem, so each warning is logged once.
 #[derive(Default, Debug)]
 struct Warnings {
-    both_kinds: EntityHashSet,
     no_kind: EntityHashSet,
     non_finite: EntityHashSet,
     unplaceable: EntityHashSet,
@@ -106,11 +105,9 @@ pub(crate) fn prepare_bodies(
     motion.velocities.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
         let (one_way, drop_through, flags) = extra;
+        // `Mighty` and `Weak` remove each other when inserted: an entity has one at most.
         let kind = match (mighty, weak) {
             (_, false) | (true, true) => {
-                if mighty && weak && warnings.both_kinds.insert(entity) {
-                    warn!("{entity} has both Mighty and Weak: it is treated as Mighty");
-                }
                 if !mighty && !sensor && warnings.no_kind.insert(entity) {
                     warn!(
                         "{entity} has a ConvexCollider but neither Mighty nor Weak: it is treated \

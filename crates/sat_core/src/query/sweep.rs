@@ -2,10 +2,9 @@
 
 use glam::Vec2;
 
-use super::collide::collide;
-use super::collide::least_overlap;
+use super::collide::{collide, each_axis, least_overlap};
 use super::contact::{Contact, Hit};
-use crate::shape::{AsShape, Circle, ConvexPolygon, MAX_VERTICES, ShapeRef};
+use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
 
 /// When A, translating by `motion` relative to B, first touches B during the motion.
 ///
@@ -81,51 +80,46 @@ impl AsShape for ShapeRef<'_> {
 /// The sweep of two polygons: per axis, the interval of the motion in which the projections
 /// overlap; the hit is the latest entry if it comes before the earliest exit.
 ///
-/// The projections are those [`collide`] makes, value for value, so when no axis separates
-/// the polygons at the start, `collide` finds them touching too, and its contact is the hit.
+/// The axes and the overlaps on them are those [`collide`] weighs ([`each_axis`]), so when no
+/// axis separates the polygons at the start, `collide` finds them touching too, and the least
+/// overlap is the hit.
 fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> Option<Hit> {
-    let origin = a.vertices[0];
-    // Both polygons relative to A's first vertex, laid out once for all the axes.
-    let (a_lanes, b_lanes) = (
-        a.lanes::<MAX_VERTICES>(origin),
-        b.lanes::<MAX_VERTICES>(origin),
-    );
     let mut enter = 0.0f32;
     let mut exit = 1.0f32;
     let mut normal = None;
-    for axis in a.axes().chain(b.axes()) {
-        let (a_min, a_max) = a_lanes.project(axis);
-        let (b_min, b_max) = b_lanes.project(axis);
+    // `out_negative` is `a_max - b_min`, `out_positive` is `b_max - a_min`.
+    let may_hit = each_axis(a, b, |(axis, _), (out_negative, out_positive), _| {
         let speed = motion.dot(axis);
-        if a_max < b_min {
+        if out_negative < 0.0 {
             // A lies below B on this axis: it must move up it to meet B.
             if speed <= 0.0 {
-                return None;
+                return false;
             }
-            let t = (b_min - a_max) / speed;
+            let t = -out_negative / speed;
             if t > enter || normal.is_none() {
                 enter = enter.max(t);
                 normal = Some(axis);
             }
-            exit = exit.min((b_max - a_min) / speed);
-        } else if b_max < a_min {
+            exit = exit.min(out_positive / speed);
+        } else if out_positive < 0.0 {
             if speed >= 0.0 {
-                return None;
+                return false;
             }
-            let t = (b_max - a_min) / speed;
+            let t = out_positive / speed;
             if t > enter || normal.is_none() {
                 enter = enter.max(t);
                 normal = Some(-axis);
             }
-            exit = exit.min((b_min - a_max) / speed);
+            exit = exit.min(-out_negative / speed);
         } else if speed > 0.0 {
-            exit = exit.min((b_max - a_min) / speed);
+            exit = exit.min(out_positive / speed);
         } else if speed < 0.0 {
-            exit = exit.min((b_min - a_max) / speed);
+            exit = exit.min(-out_negative / speed);
         }
-        if enter > exit {
-            return None;
-        }
+        enter <= exit
+    });
+    if !may_hit {
+        return None;
     }
     match normal {
         Some(normal) => Some(Hit {
@@ -134,8 +128,8 @@ fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> 
             depth: 0.0,
         }),
         // No axis separates them: they overlap or touch at the start. `collide` finds that on
-        // the same projections; asking for the least overlap within any gap keeps the answer
-        // a contact whatever the round-off, with a gap counted as touching.
+        // the same numbers; asking for the least overlap within any gap keeps the answer a
+        // contact whatever happens, with a gap counted as touching.
         None => {
             let found = least_overlap(a, b, f32::INFINITY)?;
             Some(Hit {

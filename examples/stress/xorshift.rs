@@ -1,7 +1,7 @@
 //! A small xorshift generator (Marsaglia's xorshift64): deterministic, and no `rand` needed.
 //!
-//! Shared by the stress scene (`scene.rs`) and sat_core's benchmarks, which include this file
-//! with `#[path]`: the same seed gives the same sequence everywhere.
+//! Shared by the stress scene (`scene.rs`), sat_core's benchmarks and bevy_sat's unit tests,
+//! which include this file with `#[path]`: the same seed gives the same sequence everywhere.
 #![allow(dead_code)] // each user takes the part it needs
 
 /// Xorshift64 over a non-zero 64-bit state.

@@ -296,19 +296,19 @@ mod tests {
     use bevy::ecs::entity::{EntityGeneration, EntityIndex};
 
     use super::*;
-    use crate::step::testing::rng::Rng;
+    use crate::step::testing::xorshift::XorShift;
 
     /// An entity with an index below `max_index` and a generation below `generations`.
-    fn entity(rng: &mut Rng, max_index: u32, generations: u32) -> Entity {
-        let index = (rng.next() % u64::from(max_index)) as u32;
-        let generation = (rng.next() % u64::from(generations)) as u32;
+    fn entity(rng: &mut XorShift, max_index: u32, generations: u32) -> Entity {
+        let index = (rng.next_u64() % u64::from(max_index)) as u32;
+        let generation = (rng.next_u64() % u64::from(generations)) as u32;
         let index = EntityIndex::from_raw_u32(index).expect("below u32::MAX");
         Entity::from_index_and_generation(index, EntityGeneration::from_bits(generation))
     }
 
     #[test]
     fn agrees_with_a_comparison_sort() {
-        let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+        let mut rng = XorShift::new(0x9E37_79B9_7F4A_7C15);
         // One scratch for every case, as from step to step: lengths and paths change.
         let mut scratch = SortScratch::default();
         let mut order = Vec::new();
@@ -330,7 +330,7 @@ mod tests {
             let mut index = 0;
             let keys: Vec<PairKey> = (0..len)
                 .map(|_| {
-                    index += 1 + (rng.next() % 3) as u32;
+                    index += 1 + (rng.next_u64() % 3) as u32;
                     PairKey {
                         a: entity(&mut rng, max_index, generations),
                         b: entity(&mut rng, max_index, generations),
@@ -351,7 +351,12 @@ mod tests {
     }
 
     /// `len` distinct pairs of entities below `max_index`, `generations`, as sorted keys.
-    fn distinct_pairs(rng: &mut Rng, len: usize, max_index: u32, generations: u32) -> Vec<PairKey> {
+    fn distinct_pairs(
+        rng: &mut XorShift,
+        len: usize,
+        max_index: u32,
+        generations: u32,
+    ) -> Vec<PairKey> {
         let mut pairs = std::collections::BTreeSet::new();
         while pairs.len() < len {
             let (a, b) = (
@@ -365,7 +370,7 @@ mod tests {
         // In a random order, as the final contacts come.
         let mut pairs: Vec<_> = pairs.into_iter().collect();
         for i in (1..pairs.len()).rev() {
-            pairs.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+            pairs.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
         }
         let index = 0..;
         pairs
@@ -377,7 +382,7 @@ mod tests {
 
     #[test]
     fn the_difference_of_two_steps_is_what_started_and_what_ended() {
-        let mut rng = Rng(0x0DDB_1A5E_5BAD_5EED);
+        let mut rng = XorShift::new(0x0DDB_1A5E_5BAD_5EED);
         let mut scratch = SortScratch::default();
         // Both lists packed alike, packed differently (more entities), and one not packed.
         for ((old_index, old_generations), (new_index, new_generations)) in [
@@ -419,7 +424,7 @@ mod tests {
 
     #[test]
     fn high_bits_sort_like_a_stable_sort() {
-        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+        let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
         let mut scratch = Vec::new();
         for (len, mask, from_bit) in [
             (0, u64::MAX, 0),
@@ -431,7 +436,7 @@ mod tests {
             (20_000, u64::MAX, 63),
             (1_000, u64::MAX, 64), // nothing to sort on
         ] {
-            let mut words: Vec<u64> = (0..len).map(|_| rng.next() & mask).collect();
+            let mut words: Vec<u64> = (0..len).map(|_| rng.next_u64() & mask).collect();
             let mut expected = words.clone();
             expected.sort_by_key(|w| w.checked_shr(from_bit).unwrap_or(0));
             sort_high_bits(&mut words, &mut scratch, from_bit);

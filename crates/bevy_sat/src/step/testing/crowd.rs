@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use sat_core::{ConvexPolygon, Pose, Shape};
 
-use super::rng::Rng;
+use super::xorshift::XorShift;
 use crate::components::OneWayPlatform;
 use crate::config::{SatConfig, StepSettings};
 use crate::step::body::{Body, Kind};
@@ -38,7 +38,7 @@ pub(crate) fn crowd(seed: u64) -> (Vec<Body>, FoundPairs, StepSettings) {
 
 /// [`crowd`], its bodies placed within `extent` of the origin in x and y.
 fn crowd_within(seed: u64, extent: f32) -> (Vec<Body>, FoundPairs, StepSettings) {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift::new(seed);
     let mut bodies = Vec::new();
     for i in 0..300 {
         let polygon = if i % 3 == 0 {

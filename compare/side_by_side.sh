@@ -4,8 +4,8 @@
 # sequential rounds (compare/ab.sh) cannot cancel. They share the L3 cache and memory
 # bandwidth while they run, so the figures are those of a loaded machine: use it to compare
 # two builds, not to quote a step time. The cores differ by a few percent, so read rounds in
-# pairs (each build once on each core). Prints each round's step medians with the narrow,
-# resolve and write-back stage medians, and B/A.
+# pairs (each build once on each core). Prints each round's step medians with every
+# stage's median (prepare, broad, narrow, resolve, write-back), and B/A.
 #
 #   bash compare/side_by_side.sh [--bodies N] [--mode detect|resolve] [--rounds R] A B
 #
@@ -43,7 +43,7 @@ run() { # core binary output
         --mode "$mode" --seed 1 --stages >"$3" 2>&1
 }
 median() { grep -o '"ms_per_step_median":[0-9.]*' "$1" | cut -d: -f2; }
-stages() { grep -o "narrow [0-9.]*, resolve [0-9.]*, writeback [0-9.]*" "$1"; }
+stages() { grep -o "prepare [0-9.]*, broad [0-9.]*, narrow [0-9.]*, resolve [0-9.]*, writeback [0-9.]*" "$1"; }
 for round in $(seq "$rounds"); do
     if ((round % 2)); then a_core=0 b_core=1; else a_core=1 b_core=0; fi
     run "$a_core" "$a_bin" "$out/a" &

@@ -4,8 +4,6 @@ mod common;
 #[path = "../../../examples/stress/scene.rs"]
 mod scene;
 
-use std::process::Command;
-
 use bevy::app::TaskPoolOptions;
 use bevy::app::TaskPoolPlugin;
 use bevy::prelude::*;
@@ -115,31 +113,8 @@ fn child_scene_fingerprint() {
 
 #[test]
 fn one_and_two_threads_are_bit_identical() {
-    let exe = std::env::current_exe().expect("the test binary");
     let fingerprint_with = |threads: usize| {
-        let out = Command::new(&exe)
-            .args([
-                "--exact",
-                "child_scene_fingerprint",
-                "--ignored",
-                "--nocapture",
-                "--test-threads=1",
-            ])
-            .env("SAT_THREADS", threads.to_string())
-            .output()
-            .expect("the child test runs");
-        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(
-            out.status.success(),
-            "child failed: {stdout}{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        stdout
-            .lines()
-            .find_map(|l| l.split("FINGERPRINT ").nth(1))
-            .and_then(|rest| rest.split_whitespace().next())
-            .map(str::to_owned)
-            .unwrap_or_else(|| panic!("no fingerprint in {stdout}"))
+        common::value_from_child("child_scene_fingerprint", threads, "FINGERPRINT")
     };
     let one = fingerprint_with(1);
     let two = fingerprint_with(2);

@@ -7,8 +7,9 @@
 //! operations) changes it too; the failure message then prints the new value, to be committed
 //! once the change is understood.
 
+mod common;
+
 use std::collections::HashMap;
-use std::process::Command;
 
 use bevy::app::{TaskPoolOptions, TaskPoolPlugin};
 use bevy::prelude::*;
@@ -460,30 +461,7 @@ fn golden_child() {
 
 /// The hash printed by [`golden_child`] run in a child process with `threads` threads.
 fn hash_in_child(threads: usize) -> String {
-    let exe = std::env::current_exe().expect("the test binary");
-    let out = Command::new(exe)
-        .args([
-            "--exact",
-            "golden_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads=1",
-        ])
-        .env("SAT_THREADS", threads.to_string())
-        .output()
-        .expect("the child test runs");
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "child failed: {stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-        .lines()
-        .find_map(|l| l.split("GOLDEN ").nth(1))
-        .and_then(|rest| rest.split_whitespace().next())
-        .map(str::to_owned)
-        .unwrap_or_else(|| panic!("no hash in {stdout}"))
+    common::value_from_child("golden_child", threads, "GOLDEN")
 }
 
 #[test]

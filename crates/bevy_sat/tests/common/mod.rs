@@ -108,3 +108,34 @@ pub fn log_messages(app: &mut App) {
     app.init_resource::<Log>()
         .add_systems(FixedPostUpdate, record.after(SatSystems::Writeback));
 }
+
+/// Runs the ignored test `test` of this test binary in a child process with `SAT_THREADS` set
+/// to `threads` (Bevy's task pools are global, one size per process), and returns the word it
+/// printed after `tag` (`"TAG value"` on a line of its output).
+pub fn value_from_child(test: &str, threads: usize, tag: &str) -> String {
+    let exe = std::env::current_exe().expect("the test binary");
+    let out = std::process::Command::new(exe)
+        .args([
+            "--exact",
+            test,
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("SAT_THREADS", threads.to_string())
+        .output()
+        .expect("the child test runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "child failed: {stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let prefix = format!("{tag} ");
+    stdout
+        .lines()
+        .find_map(|l| l.split(prefix.as_str()).nth(1))
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no {tag} in {stdout}"))
+}

@@ -1,11 +1,14 @@
 //! The shapes: [`ConvexPolygon`], [`Circle`], and [`Shape`], which holds either.
 
 mod circle;
+mod lanes;
+mod outline;
 mod polygon;
 #[cfg(feature = "serde")]
 mod serde_impls;
 
 pub use circle::*;
+pub(crate) use lanes::aabb_of;
 pub use polygon::*;
 
 use glam::Vec2;

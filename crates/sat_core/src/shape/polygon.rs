@@ -3,8 +3,10 @@
 
 use core::fmt;
 
-use glam::{DVec2, Vec2, Vec4, Vec4Swizzles};
+use glam::{DVec2, Vec2, Vec4};
 
+use super::lanes::{SlotLanes, aabb_of};
+use super::outline::{sanitize_size, validate_outline};
 use crate::Aabb;
 
 /// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
@@ -181,13 +183,6 @@ impl fmt::Debug for ConvexPolygon {
             .finish_non_exhaustive()
     }
 }
-
-/// `sin` of the largest angle at which two edges still count as collinear (and are merged).
-const ANGLE_TOLERANCE: f64 = 1.0e-6;
-
-/// How close to -1 the dot product of two edge normals must be for them to share an axis
-/// (about 1.4e-5 radians: only edges that are parallel up to `f32` round-off).
-const ANTIPARALLEL_TOLERANCE: f64 = 1.0e-10;
 
 impl ConvexPolygon {
     /// Builds a convex polygon from its outline, in either winding order.
@@ -508,191 +503,6 @@ impl ConvexPolygon {
             if end > start { end } else { start },
         )
     }
-}
-
-/// [`ConvexPolygon::aabb`] of a polygon whose vertex slots are `v`: for a caller that holds
-/// them in hand (placing a polygon), without reading them back.
-#[inline]
-pub(crate) fn aabb_of(v: [Vec2; MAX_VERTICES]) -> Aabb {
-    Aabb {
-        // glam's `b.min(a)` is `if b < a { b } else { a }`: a plain comparison, a single min
-        // instruction (placed vertices are finite, no NaN to handle), and of two equal values
-        // the earlier one, `a`, is kept.
-        min: tree_reduce(v, |a, b| b.min(a)),
-        max: tree_reduce(v, |a, b| b.max(a)),
-    }
-}
-
-/// A polygon's first `SLOTS` (4 or 8) vertex slots relative to an origin, x and y apart, four
-/// to a vector: a projection is then a few vector multiplies instead of a dot product and a
-/// shuffle per vertex. From [`ConvexPolygon::lanes`].
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct SlotLanes<const SLOTS: usize> {
-    /// Slots 0–3, then 4–7 (a copy of 0–3 for 4 slots).
-    xs: [Vec4; 2],
-    ys: [Vec4; 2],
-}
-
-impl<const SLOTS: usize> SlotLanes<SLOTS> {
-    /// The lowest and highest projection of the slots on `axis`.
-    ///
-    /// A loop of fixed length has no exit to mispredict (pairs of shapes of every size come in
-    /// no order a branch predictor could learn), and the padding past `len` repeats vertex 0,
-    /// which changes neither end. The ends are reduced as a tree, halves against halves (slots
-    /// `k` and `k + 4`, then `k` and `k + 2`, then 0 and 1), each step keeping the first of two
-    /// equal values: the same tree, comparison for comparison, as [`aabb_of`] reduces the
-    /// coordinates.
-    #[inline]
-    pub(crate) fn project(&self, axis: Vec2) -> (f32, f32) {
-        let (ax, ay) = (Vec4::splat(axis.x), Vec4::splat(axis.y));
-        let low = self.xs[0] * ax + self.ys[0] * ay;
-        // `a.min(b)` is `if a < b { a } else { b }` (`minps`): the later slot is kept only when
-        // strictly lower, as `later.min(earlier)` in [`aabb_of`].
-        let (lowest, highest) = if SLOTS == 8 {
-            let high = self.xs[1] * ax + self.ys[1] * ay;
-            (high.min(low), high.max(low))
-        } else {
-            (low, low)
-        };
-        let lowest = lowest.zwzw().min(lowest);
-        let highest = highest.zwzw().max(highest);
-        (lowest.yyyy().min(lowest).x, highest.yyyy().max(highest).x)
-    }
-}
-
-/// Folds `values` with `keep` as a tree, halves against halves (`N` a power of two): the
-/// halves are independent, so the work vectorises instead of waiting on one chain of
-/// comparisons.
-#[inline]
-fn tree_reduce<T: Copy, const N: usize>(mut values: [T; N], keep: impl Fn(T, T) -> T) -> T {
-    const { assert!(N.is_power_of_two(), "a tree halves a power of two") };
-    let mut width = N;
-    while width > 1 {
-        width /= 2;
-        for k in 0..width {
-            values[k] = keep(values[k], values[k + width]);
-        }
-    }
-    values[0]
-}
-
-fn sanitize_size(size: f32) -> f32 {
-    let size = size.abs();
-    if size.is_nan() {
-        MIN_SIZE
-    } else {
-        size.clamp(MIN_SIZE, MAX_COORDINATE)
-    }
-}
-
-/// Validates finite, in-range input points (3 to `MAX_VERTICES` of them) and builds the polygon.
-fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
-    let n = input.len();
-    let (lo, hi) = input
-        .iter()
-        .fold((input[0], input[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let size = (hi - lo).max_element();
-    // Repeated consecutive points, with a tolerance relative to the polygon's size.
-    let same_point = size * 1.0e-7;
-    for i in 0..n {
-        let next = (i + 1) % n;
-        if (input[next] - input[i]).length() <= same_point {
-            return Err(PolygonError::DuplicatePoint { index: next });
-        }
-    }
-    // Signed area (shoelace, relative to the first point for precision).
-    let origin = input[0];
-    let twice_area: f64 = (1..n - 1)
-        .map(|i| (input[i] - origin).perp_dot(input[i + 1] - origin))
-        .sum();
-    let area = twice_area.abs() * 0.5;
-    if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
-        return Err(PolygonError::ZeroArea);
-    }
-    // Counter-clockwise order (the first point stays first), remembering each point's input index for error messages.
-    let mut order = [0usize; MAX_VERTICES];
-    for (i, slot) in order.iter_mut().take(n).enumerate() {
-        *slot = if twice_area > 0.0 { i } else { (n - i) % n };
-    }
-    // Turns: left is convex, straight-on is collinear (removed), right or a U-turn is concave.
-    let mut keep = [false; MAX_VERTICES];
-    let mut turns = [0.0; MAX_VERTICES];
-    for k in 0..n {
-        let prev = input[order[(k + n - 1) % n]];
-        let here = input[order[k]];
-        let next = input[order[(k + 1) % n]];
-        let (e0, e1) = (here - prev, next - here);
-        let lengths = e0.length() * e1.length();
-        let (sin, cos) = (e0.perp_dot(e1) / lengths, e0.dot(e1) / lengths);
-        if sin > ANGLE_TOLERANCE {
-            keep[k] = true;
-        } else if sin < -ANGLE_TOLERANCE || cos < 0.0 {
-            return Err(PolygonError::NotConvex { index: order[k] });
-        }
-        turns[k] = sin.atan2(cos);
-    }
-    // All turns go left; a simple outline turns exactly once around in total, a star more.
-    let mut turning = 0.0;
-    for k in 0..n {
-        turning += turns[k];
-        if turning > core::f64::consts::TAU + 1.0e-3 {
-            return Err(PolygonError::SelfIntersecting { index: order[k] });
-        }
-    }
-    let mut corners = [DVec2::ZERO; MAX_VERTICES];
-    let mut len = 0;
-    for k in (0..n).filter(|&k| keep[k]) {
-        corners[len] = input[order[k]];
-        len += 1;
-    }
-    let corners = &corners[..len];
-    // A positive area guarantees at least 3 corners; guard anyway rather than panic.
-    if len < 3 {
-        return Err(PolygonError::ZeroArea);
-    }
-    Ok(polygon_from_corners(corners))
-}
-
-/// Computes normals, unique axes, centroid and radius of a valid counter-clockwise outline.
-fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
-    let n = corners.len();
-    let mut vertices = [Vec2::ZERO; MAX_VERTICES];
-    let mut normals = [DVec2::ZERO; MAX_VERTICES];
-    let mut axis_mask = 0u16;
-    for i in 0..n {
-        vertices[i] = corners[i].as_vec2();
-        let edge = corners[(i + 1) % n] - corners[i];
-        // The outward normal: the edge turned a quarter clockwise.
-        normals[i] = (-edge.perp()).normalize_or_zero();
-        let parallel_to_earlier = (0..i).any(|j| {
-            axis_mask & (1 << j) != 0 && normals[j].dot(normals[i]) < -1.0 + ANTIPARALLEL_TOLERANCE
-        });
-        if !parallel_to_earlier {
-            axis_mask |= 1 << i;
-        }
-    }
-    // Area centroid from the fan around the first corner.
-    let origin = corners[0];
-    let (mut weighted, mut twice_area) = (DVec2::ZERO, 0.0);
-    for i in 1..n - 1 {
-        let (a, b) = (corners[i] - origin, corners[i + 1] - origin);
-        let w = a.perp_dot(b);
-        weighted += (a + b) * w / 3.0;
-        twice_area += w;
-    }
-    let centroid = origin + weighted / twice_area;
-    let radius = corners
-        .iter()
-        .map(|c| (*c - centroid).length())
-        .fold(0.0, f64::max);
-    let normals = normals.map(DVec2::as_vec2);
-    ConvexPolygon::from_parts(
-        &vertices[..n],
-        &normals[..n],
-        axis_mask,
-        centroid.as_vec2(),
-        radius as f32,
-    )
 }
 
 #[cfg(test)]

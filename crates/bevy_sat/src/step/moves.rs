@@ -40,6 +40,9 @@ pub(crate) struct Moves {
     /// Counts every move resolution makes (never reset): a pass that leaves it unchanged moved
     /// nothing.
     count: u64,
+    /// The square of the reach (see [`Moves::watch_reach`]), and the bodies moved beyond it.
+    far_limit: f32,
+    far: Vec<u32>,
     /// Resolution ran on this step's pairs, so this tells which bodies moved. (Not when
     /// nothing was pushable, nor when a game turned its system set off.) Write-back clears it.
     pub resolved: bool,
@@ -65,6 +68,8 @@ impl Moves {
             ..Moved::default()
         }));
         self.axes.clear();
+        self.far_limit = f32::INFINITY;
+        self.far.clear();
     }
 
     /// Moves body `i` by `offset`, and counts the move. The body record itself is moved by
@@ -79,6 +84,9 @@ impl Moves {
         moved.offset += offset;
         moved.pending += offset;
         self.count = self.count.wrapping_add(1);
+        if moved.offset.length_squared() > self.far_limit {
+            self.far.push(i as u32);
+        }
     }
 
     /// Removes the part of body `i`'s velocity that points along `into` (a unit vector);
@@ -289,6 +297,23 @@ impl Moves {
     /// [`StepSettings::slop`] of this step.
     pub fn slop(&self) -> f32 {
         self.slop
+    }
+
+    /// How far resolution has moved body `i` this step.
+    pub fn offset(&self, i: usize) -> Vec2 {
+        self.moved[i].offset
+    }
+
+    /// Starts listing the bodies moved further than `reach` this step ([`Moves::far`]).
+    pub fn watch_reach(&mut self, reach: f32) {
+        self.far_limit = reach * reach;
+        self.far.clear();
+    }
+
+    /// The bodies moved further than the reach given to [`Moves::watch_reach`] at some point
+    /// of the step (some perhaps more than once, and some since moved back within it).
+    pub fn far(&self) -> &[u32] {
+        &self.far
     }
 
     /// Whether body `i` has been moved this step.

@@ -207,7 +207,7 @@ mod tests {
     use super::*;
     use crate::step::moves::Moves;
     use crate::step::resolve::{Resolution, resolve};
-    use crate::step::testing::crowd::{crowd, settled_crowd};
+    use crate::step::testing::crowd::{REACH, crowd, settled_crowd};
 
     /// Visiting only the islands that moved in the pass before (and, in the first pass, only
     /// those where something can move) gives exactly what visiting every pair gives: the same
@@ -233,6 +233,7 @@ mod tests {
                     let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
                     resolve(
                         &settings,
+                        REACH,
                         &mut bodies,
                         &velocities,
                         &mut found,

@@ -20,8 +20,8 @@ use crate::step::seams::{is_internal_face, open_faces};
 pub(crate) struct MightyPairs {
     /// The Mighty–Weak pairs (their indices, in order): the pairs the Mighty passes visit.
     pub all: Vec<u32>,
-    /// The ones the pass under way visits, in order.
-    visited: Vec<u32>,
+    /// The ones the pass under way (or the last pass) visits, in order.
+    pub(super) visited: Vec<u32>,
     /// Per visited pair, its push as the pass's first loop found it.
     pushes: Vec<Pushed>,
     /// The pushes refused this step, in every pass.
@@ -116,6 +116,64 @@ fn mighty_push(
     })
 }
 
+/// What Mighty–Weak pair `k` asks of its Weak body where it is now, as a half-plane of the
+/// offsets that take it out: the body must move by some `x` with `x · out >= need`. Along a
+/// separating axis (the contact normal), any such `x` separates the pair on that axis; out
+/// of a one-way platform, through its solid side, by the distance to leave it that way.
+/// `None` when they do not touch (within the margin), or the pair is passing through a
+/// one-way platform.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Constraint {
+    pub mighty: Entity,
+    pub out: Vec2,
+    pub need: f32,
+    /// How deep the Weak body is in the Mighty one (negative: apart, within the margin).
+    pub depth: f32,
+}
+
+/// The [`Constraint`] that Mighty body `m` sets Weak body `w`, whose contact (from `w` to
+/// `m`, where `w` is now) is `contact`, and whose shape where it is now `w_shape` gives.
+pub(super) fn constraint(
+    w: &Body,
+    w_shape: impl Fn() -> Shape,
+    m: &Body,
+    contact: Overlap,
+    settings: &StepSettings,
+) -> Option<Constraint> {
+    let (out, need) = if m.one_way.is_some() {
+        let push = mighty_push(w, w_shape, m, true, contact, settings)?;
+        (-push.into, push.offset.length().max(contact.depth.min(0.0)))
+    } else {
+        (-contact.normal, contact.depth)
+    };
+    Some(Constraint {
+        mighty: m.entity,
+        out,
+        need,
+        depth: contact.depth,
+    })
+}
+
+/// The [`Constraint`] of Mighty–Weak pair `k` on its Weak body (whose index comes first).
+pub(super) fn pair_constraint(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    k: usize,
+    moves: &mut Moves,
+    settings: &StepSettings,
+) -> (usize, Option<Constraint>) {
+    let pair = &pairs[k];
+    let weak_is_a = pair.pushes == Pushes::AOutOfB;
+    let (a, b) = pair.bodies();
+    let (w, m) = if weak_is_a { (a, b) } else { (b, a) };
+    let contact = moves
+        .overlap(k, bodies, pair, settings.margin)
+        .map(|c| if weak_is_a { c } else { c.flipped() });
+    let w_shape = || moves.shape_now(bodies, w);
+    let found = contact.and_then(|c| constraint(&bodies[w], w_shape, &bodies[m], c, settings));
+    (w, found)
+}
+
 /// The Weak body of pair `k` (its index), the Mighty one (its entity), and the push of the
 /// one on the other.
 fn mighty_weak_push(
@@ -205,6 +263,7 @@ pub(super) fn mighty_pass(
         moves.shift(w, push.offset);
         moves.stop_along(w, push.into);
         res.islands.moved(k);
+        res.settle.pushed(w);
     }
     res.mighty.visited = visited;
 }

@@ -12,6 +12,10 @@
 //!    before it moved something in (see [`islands`]).
 //! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
 //!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
+//!    Then a last check ([`settle`]) of the bodies that pass pushed and of those moved beyond
+//!    the step's reach: one still inside a Mighty body (pushed into another at an angle the
+//!    holds let through, or into one no pair knew of) takes the shortest way out of all the
+//!    Mighty bodies it touches, or is reported crushed between them.
 //! 5. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
 //!
 //! Pushes out of a Mighty body go along the minimum translation vector, except: a floor-like
@@ -26,6 +30,7 @@ mod holds;
 mod impact;
 pub(crate) mod islands;
 mod mighty;
+mod settle;
 mod snap;
 mod weak;
 
@@ -33,6 +38,7 @@ use holds::Holds;
 use impact::Rewind;
 use islands::Islands;
 use mighty::MightyPairs;
+use settle::Settle;
 use weak::WeakOrder;
 
 use super::StepState;
@@ -55,6 +61,7 @@ pub(crate) struct Resolution {
     rewinds: Vec<Rewind>,
     /// Per body, the time of impact of its snap onto a floor.
     snaps: Vec<Option<f32>>,
+    settle: Settle,
 }
 
 // Kept out of line so that profiles show each stage of the step.
@@ -76,6 +83,7 @@ pub(crate) fn resolve_contacts(mut state: ResMut<StepState>) {
     }
     resolve(
         &state.settings,
+        state.motion.reach,
         &mut state.bodies,
         velocities,
         &mut state.found,
@@ -88,9 +96,11 @@ pub(crate) fn resolve_contacts(mut state: ResMut<StepState>) {
 /// Runs the whole resolution on plain data: the bodies as the narrow phase saw them (and their
 /// velocities, the same as in their records, in one array), and what it found: its pairs,
 /// whose one-way pairs it has marked passing or not, its Weak pairs, which resolution appends
-/// to the others, and its hits.
+/// to the others, and its hits. `reach`: the step's reach ([`Motion::reach`](super::Motion)),
+/// how far a body may move and still meet only bodies the narrow phase paired it with.
 pub(crate) fn resolve(
     settings: &StepSettings,
+    reach: f32,
     bodies: &mut [Body],
     velocities: &[Vec2],
     found: &mut FoundPairs,
@@ -99,8 +109,13 @@ pub(crate) fn resolve(
 ) {
     let FoundPairs { pairs, weak, hits } = found;
     res.crushed.clear();
+    res.settle.start(bodies.len());
     debug_assert_eq!(bodies.len(), velocities.len());
     moves.start_step(velocities, pairs.len() + weak.len(), settings);
+    // Bodies moved beyond the reach may meet Mighty bodies no pair knows of: listed for the
+    // last check.
+    let reach = reach + settings.snap;
+    moves.watch_reach(reach);
     let moves_at_start = moves.count();
     res.rewinds.clear();
     if !hits.is_empty() {
@@ -167,6 +182,7 @@ pub(crate) fn resolve(
         last_pass + 1
     });
     res.holds.clear(bodies.len());
+    res.settle.recording = true;
     mighty::mighty_pass(bodies, pairs, moves, res, settings);
     // The crushed bodies: those the last visit of their island found held against a push.
     let islands = &res.islands;
@@ -177,6 +193,11 @@ pub(crate) fn resolve(
             .filter(|b| b.pass == islands.last_visit(b.pair as usize))
             .flat_map(|b| [(b.body, b.mighty), (b.body, b.other)]),
     );
+    // What it pushed must not end in another Mighty body, nor a body moved beyond the reach
+    // in one the narrow phase did not pair it with.
+    let visited = std::mem::take(&mut res.mighty.visited);
+    settle::settle(bodies, pairs, &visited, moves, res, settings, reach);
+    res.mighty.visited = visited;
     res.crushed.sort_unstable();
     res.crushed.dedup();
     // Snapping sweeps the shapes where the passes left them.

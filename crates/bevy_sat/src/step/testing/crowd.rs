@@ -12,6 +12,9 @@ use crate::step::narrow::test_pairs;
 use crate::step::pair::FoundPairs;
 use crate::step::resolve::{Resolution, resolve};
 
+/// The reach the crowd's narrow phase looks within (see [`Motion::reach`](crate::step::Motion)).
+pub(crate) const REACH: f32 = 1.0;
+
 /// A body of `kind` with `polygon` at `position`, which it reached moving at `velocity` for a
 /// 60 Hz step; entity `index`.
 fn body(index: u32, polygon: ConvexPolygon, position: Vec2, velocity: Vec2, kind: Kind) -> Body {
@@ -70,7 +73,7 @@ fn crowd_within(seed: u64, extent: f32) -> (Vec<Body>, FoundPairs, StepSettings)
 fn narrow_phase(bodies: &[Body], settings: &StepSettings) -> FoundPairs {
     let candidates = every_pair(bodies.len());
     let mut found = FoundPairs::default();
-    test_pairs(bodies, &candidates, 1.0, settings, &mut found);
+    test_pairs(bodies, &candidates, REACH, settings, &mut found);
     found
 }
 
@@ -85,6 +88,7 @@ pub(crate) fn settled_crowd(seed: u64) -> (Vec<Body>, FoundPairs, StepSettings) 
         let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
         resolve(
             &settings,
+            REACH,
             &mut bodies,
             &velocities,
             &mut found,

@@ -8,8 +8,8 @@
 //! The overlap depth is measured by an independent f64 separating-axis test on shapes placed
 //! from each entity's `Transform`, not by the library's own queries.
 //!
-//! Scenes start with every Weak body clear of every Mighty one: a body placed inside one Mighty
-//! body can today be pushed into another it did not touch (see the ignored test at the end).
+//! Bodies may start anywhere, inside Mighty bodies and each other too: a body pushed out of
+//! one Mighty body, however far, must not end inside another unless it is crushed.
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -260,18 +260,6 @@ fn extent(shape: &World64) -> f64 {
     }
 }
 
-/// Whether every Weak body of `scene` starts clear of every Mighty body.
-fn starts_clear(scene: &Scene) -> bool {
-    let place = |form: Form, at, degrees| placed(&form.collider(), &transform(at, degrees));
-    scene.weak.iter().all(|w| {
-        let weak = place(w.form, w.at, w.degrees);
-        scene
-            .mighty
-            .iter()
-            .all(|m| depth(&weak, &place(m.form, m.at, m.degrees)) < 0.0)
-    })
-}
-
 /// Runs `scene` and checks the properties after every step.
 fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
     let config = SatConfig {
@@ -383,17 +371,14 @@ fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: 32,
+        cases: 48,
         // Each case is a whole simulation: keep the shrinking of a failure to minutes.
         max_shrink_iters: 400,
         ..ProptestConfig::default()
     })]
 
     #[test]
-    #[ignore = "finds Weak bodies left up to a few thousandths deeper than the slop in a \
-                Mighty one (within the contact margin), not yet explained"]
     fn weak_bodies_never_end_a_step_inside_mighty_ones(scene in scene()) {
-        prop_assume!(starts_clear(&scene), "a Weak body starts inside a Mighty one");
         check_scene(&scene)?;
     }
 }
@@ -442,14 +427,12 @@ fn reference_depth_on_known_cases() {
     }
 }
 
-/// A minimal case the property test found: a triangle placed overlapping a floor, under the
-/// overhang of a leaning Mighty box it does not touch. The floor pushes it straight up (a
-/// floor-like push), into the overhang; the overhang then pushes it back down into the floor,
-/// and so on in every pass. It must end the step outside both, or be reported crushed between
-/// them.
+/// A minimal case the property test found: a triangle placed 3 deep in a floor, under the
+/// overhang of a leaning Mighty box it does not touch, nor comes near enough to for the narrow
+/// phase to pair them (nothing moves: the step's reach is zero). The floor pushes it straight up
+/// (a floor-like push), 2 deep into the overhang. It must end the step outside both, or be
+/// reported crushed between them.
 #[test]
-#[ignore = "known limitation: a push out of one Mighty body is not checked against Mighty bodies \
-            the Weak body did not touch before it"]
 fn weak_body_pushed_out_of_a_floor_into_an_overhang_ends_outside_or_crushed() {
     let overhang = MightyBody {
         form: Form::Box { w: 10, h: 25 },
@@ -476,6 +459,84 @@ fn weak_body_pushed_out_of_a_floor_into_an_overhang_ends_outside_or_crushed() {
         steps: 1,
         mighty: vec![overhang, floor],
         weak: vec![triangle],
+    };
+    if let Err(e) = check_scene(&scene) {
+        panic!("{e}");
+    }
+}
+
+/// A minimal case the property test found: a flat box slides down a Mighty plank leaning at 45°
+/// onto a moving one-way platform, into the wedge between them. The platform pushes it up into
+/// the plank and the plank pushes it back down into the platform, each push at exactly 45° to
+/// the other's hold (so neither is refused), which halves the overlap in each pass: the last
+/// pass left the box 0.004 deep in the platform, standing on it. It must end each step on the
+/// platform and out of the plank (or crushed).
+#[test]
+fn weak_body_sliding_into_a_wedge_of_two_mighty_bodies_ends_outside_both() {
+    let plank = MightyBody {
+        form: Form::Box { w: 73, h: 4 },
+        at: (0, 0),
+        degrees: -45,
+        velocity: (0, 0),
+        one_way: false,
+    };
+    let platform = MightyBody {
+        form: Form::Box { w: 99, h: 4 },
+        at: (6, -20),
+        degrees: 0,
+        velocity: (-70, 0),
+        one_way: true,
+    };
+    let slider = WeakBody {
+        form: Form::Box { w: 12, h: 2 },
+        at: (-2, -8),
+        degrees: 0,
+        velocity: (79, 0),
+    };
+    let scene = Scene {
+        gravity: 0,
+        steps: 20,
+        mighty: vec![plank, platform],
+        weak: vec![slider],
+    };
+    if let Err(e) = check_scene(&scene) {
+        panic!("{e}");
+    }
+}
+
+/// A case the property test found while the last check was being written: a tilted box too
+/// tall for the corridor between two Mighty floors is crushed between them, next to a post. A
+/// crushed body stays where the passes left it (it must not be moved out of the corridor
+/// sideways, into the post); wherever it ends, every Mighty body it is in is named.
+#[test]
+fn weak_body_crushed_in_a_corridor_is_not_squeezed_into_a_mighty_body_beside_it() {
+    let mighty = |w, h, at, degrees, velocity| MightyBody {
+        form: Form::Box { w, h },
+        at,
+        degrees,
+        velocity,
+        one_way: false,
+    };
+    let weak = |form, at, degrees, velocity| WeakBody {
+        form,
+        at,
+        degrees,
+        velocity,
+    };
+    let scene = Scene {
+        gravity: -775,
+        steps: 60,
+        mighty: vec![
+            mighty(10, 17, (-65, 3), -15, (0, 0)),
+            mighty(183, 9, (-80, 24), 0, (0, 0)),
+            mighty(10, 27, (-47, 61), -1, (-7, 78)),
+            mighty(99, 9, (-6, 7), 0, (0, 0)),
+        ],
+        weak: vec![
+            weak(Form::Polygon { sides: 3, r: 2 }, (-3, 30), -132, (0, 0)),
+            weak(Form::Box { w: 7, h: 8 }, (71, 5), 36, (-157, 135)),
+            weak(Form::Box { w: 5, h: 2 }, (0, 86), 0, (-4, 0)),
+        ],
     };
     if let Err(e) = check_scene(&scene) {
         panic!("{e}");

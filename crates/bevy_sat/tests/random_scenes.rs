@@ -63,6 +63,8 @@ struct Scene {
     steps: usize,
     mighty: Vec<MightyBody>,
     weak: Vec<WeakBody>,
+    /// Bodies spawned later, before the given step (counted from 0), with the others.
+    later: Option<(usize, Vec<MightyBody>, Vec<WeakBody>)>,
 }
 
 fn weak_form() -> impl Strategy<Value = Form> {
@@ -129,6 +131,7 @@ fn scene() -> impl Strategy<Value = Scene> {
             steps,
             mighty,
             weak,
+            later: None,
         })
 }
 
@@ -261,6 +264,43 @@ fn extent(shape: &World64) -> f64 {
 }
 
 /// Runs `scene` and checks the properties after every step.
+/// The bodies of a scene spawned so far, and their forms.
+#[derive(Default)]
+struct Spawned {
+    mighty: Vec<(Entity, bool)>,
+    weak: Vec<Entity>,
+    mighty_forms: Vec<Form>,
+    weak_forms: Vec<Form>,
+}
+
+impl Spawned {
+    fn spawn(&mut self, app: &mut App, mighty: &[MightyBody], weak: &[WeakBody]) {
+        let world = app.world_mut();
+        for m in mighty {
+            let mut entity = world.spawn((m.form.collider(), Mighty, transform(m.at, m.degrees)));
+            // Still scenery has no velocity at all, as a game's level does.
+            if m.velocity != (0, 0) {
+                entity.insert(velocity(m.velocity));
+            }
+            if m.one_way {
+                entity.insert(OneWayPlatform::TOP);
+            }
+            self.mighty.push((entity.id(), m.one_way));
+            self.mighty_forms.push(m.form);
+        }
+        for w in weak {
+            let entity = world.spawn((
+                w.form.collider(),
+                Weak,
+                transform(w.at, w.degrees),
+                velocity(w.velocity),
+            ));
+            self.weak.push(entity.id());
+            self.weak_forms.push(w.form);
+        }
+    }
+}
+
 fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
     let config = SatConfig {
         gravity: Vec2::new(0.0, f32::from(scene.gravity)),
@@ -276,44 +316,24 @@ fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
         .init_resource::<CrushedThisStep>()
         .add_systems(FixedPostUpdate, record_crushed.after(SatSystems::Writeback));
     app.update();
-    let world = app.world_mut();
-    let mighty: Vec<(Entity, bool)> = scene
-        .mighty
-        .iter()
-        .map(|m| {
-            let mut entity = world.spawn((
-                m.form.collider(),
-                Mighty,
-                transform(m.at, m.degrees),
-                velocity(m.velocity),
-            ));
-            if m.one_way {
-                entity.insert(OneWayPlatform::TOP);
-            }
-            (entity.id(), m.one_way)
-        })
-        .collect();
-    let weak: Vec<Entity> = scene
-        .weak
-        .iter()
-        .map(|w| {
-            world
-                .spawn((
-                    w.form.collider(),
-                    Weak,
-                    transform(w.at, w.degrees),
-                    velocity(w.velocity),
-                ))
-                .id()
-        })
-        .collect();
+    let mut spawned = Spawned::default();
+    spawned.spawn(&mut app, &scene.mighty, &scene.weak);
     for step in 0..scene.steps {
+        if let Some((_, m_list, w_list)) = scene.later.as_ref().filter(|l| l.0 == step) {
+            spawned.spawn(&mut app, m_list, w_list);
+        }
         app.update();
+        let Spawned {
+            mighty,
+            weak,
+            mighty_forms,
+            weak_forms,
+        } = &spawned;
         let crushed = std::mem::take(&mut app.world_mut().resource_mut::<CrushedThisStep>().0);
         let world = app.world();
         let state = |e: Entity| {
             let t = *world.get::<Transform>(e).expect("alive");
-            let v = world.get::<Velocity>(e).expect("has a velocity").0;
+            let v = world.get::<Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
             let c = *world.get::<ConvexCollider>(e).expect("has a collider");
             (t, v, c)
         };
@@ -357,9 +377,9 @@ fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
                     "step {step}: Weak body {i} ({:?} at {}, moving {wv}) overlaps Mighty body \
                      {j} ({:?} at {}) by {d} (allowed {slop} + {round_off}), and no Crushed \
                      names the pair (this step's: {:?})",
-                    scene.weak[i].form,
+                    weak_forms[i],
                     wt.translation.truncate(),
-                    scene.mighty[j].form,
+                    mighty_forms[j],
                     mt.translation.truncate(),
                     crushed
                 );
@@ -459,6 +479,55 @@ fn weak_body_pushed_out_of_a_floor_into_an_overhang_ends_outside_or_crushed() {
         steps: 1,
         mighty: vec![overhang, floor],
         weak: vec![triangle],
+        later: None,
+    };
+    if let Err(e) = check_scene(&scene) {
+        panic!("{e}");
+    }
+}
+
+/// The overhang case twelve times over, side by side, in one step: more bodies pushed beyond
+/// the reach than the last check looks for by testing every Mighty body, so the later ones are
+/// found through the still Mighty bodies sorted. Twelve more copies arrive elsewhere a few
+/// steps later: the sorted list must know them. Each body ends outside both, or crushed.
+#[test]
+fn many_bodies_pushed_into_overhangs_in_one_step_end_outside_or_crushed() {
+    let copies = |y: i16| {
+        let mut mighty = Vec::new();
+        let mut weak = Vec::new();
+        for copy in 0..12i16 {
+            let x = 200 * copy - 1200;
+            mighty.push(MightyBody {
+                form: Form::Box { w: 10, h: 25 },
+                at: (x - 48, y - 17),
+                degrees: -43,
+                velocity: (0, 0),
+                one_way: false,
+            });
+            mighty.push(MightyBody {
+                form: Form::Box { w: 84, h: 11 },
+                at: (x, y - 24),
+                degrees: 0,
+                velocity: (0, 0),
+                one_way: false,
+            });
+            weak.push(WeakBody {
+                form: Form::Polygon { sides: 3, r: 3 },
+                at: (x - 39, y - 20),
+                degrees: 0,
+                velocity: (0, 0),
+            });
+        }
+        (mighty, weak)
+    };
+    let (mighty, weak) = copies(0);
+    let (later_mighty, later_weak) = copies(300);
+    let scene = Scene {
+        gravity: 0,
+        steps: 5,
+        mighty,
+        weak,
+        later: Some((3, later_mighty, later_weak)),
     };
     if let Err(e) = check_scene(&scene) {
         panic!("{e}");
@@ -498,6 +567,7 @@ fn weak_body_sliding_into_a_wedge_of_two_mighty_bodies_ends_outside_both() {
         steps: 20,
         mighty: vec![plank, platform],
         weak: vec![slider],
+        later: None,
     };
     if let Err(e) = check_scene(&scene) {
         panic!("{e}");
@@ -537,6 +607,7 @@ fn weak_body_crushed_in_a_corridor_is_not_squeezed_into_a_mighty_body_beside_it(
             weak(Form::Box { w: 7, h: 8 }, (71, 5), 36, (-157, 135)),
             weak(Form::Box { w: 5, h: 2 }, (0, 86), 0, (-4, 0)),
         ],
+        later: None,
     };
     if let Err(e) = check_scene(&scene) {
         panic!("{e}");

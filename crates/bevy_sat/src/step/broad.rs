@@ -57,6 +57,25 @@ impl BroadInput {
     }
 }
 
+/// A solid Mighty body (its index) and a box holding it over the whole step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct MightyBox {
+    pub aabb: Aabb,
+    pub body: u32,
+}
+
+/// The solid Mighty bodies of a step with their boxes: the static scenery
+/// ([`BroadInput::scenery`]) kept from step to step, since nothing moves it, and the others.
+#[derive(Default, Debug)]
+pub(crate) struct MightyBoxes {
+    /// The static scenery, listed again only in a step where some of it came, went, moved or
+    /// changed; [`MightyBoxes::version`] counts those steps.
+    pub still: Vec<MightyBox>,
+    pub version: u64,
+    /// The others, this step, with their boxes over the whole step.
+    pub moving: Vec<MightyBox>,
+}
+
 /// Broad-phase storage kept across steps.
 #[derive(Default, Debug)]
 pub(crate) struct BroadState {
@@ -64,6 +83,8 @@ pub(crate) struct BroadState {
     pub inputs: Vec<BroadInput>,
     /// This step's candidate pairs (indices into the bodies, in either order).
     pub candidates: Vec<(usize, usize)>,
+    /// This step's solid Mighty bodies, for resolution to find those a body pushed far meets.
+    pub mighty: MightyBoxes,
     sap: SweepAndPrune,
     slots: EntityHashMap<u32>,
     free: Vec<u32>,
@@ -152,6 +173,7 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
     // Every body in the slot of its own index (the usual steady state when entities came in
     // one batch): then a slot is a body index, without a lookup per pair.
     let mut slot_is_index = true;
+    broad.mighty.moving.clear();
     for (i, input) in broad.inputs.iter().enumerate() {
         if input.solid_mighty {
             broad.solid_mighty.insert(i);
@@ -190,6 +212,10 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
         // Bodies were placed successfully, so the box is finite; a refusal cannot happen, and
         // would only leave the previous box in place.
         let _ = broad.sap.set(slot, aabb);
+        if input.solid_mighty && !input.scenery {
+            let body = i as u32;
+            broad.mighty.moving.push(MightyBox { aabb, body });
+        }
     }
     if !same_order {
         // Entities gone since the last step (despawned, collider removed, or skipped).
@@ -212,6 +238,14 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
     }
     let scenery_changed = scenery_changed || !same_order;
     if scenery_changed {
+        let mighty = &mut broad.mighty;
+        mighty.still.clear();
+        let still = broad.inputs.iter().enumerate().filter(|(_, x)| x.scenery);
+        mighty.still.extend(still.map(|(i, input)| MightyBox {
+            aabb: input.swept,
+            body: i as u32,
+        }));
+        mighty.version += 1;
         // Every hidden face of the scenery is found again below.
         broad.scenery_internal.clear();
         broad.scenery_internal.resize(count, 0);

@@ -206,8 +206,8 @@ impl Islands {
 mod tests {
     use super::*;
     use crate::step::moves::Moves;
-    use crate::step::resolve::{Resolution, resolve};
-    use crate::step::testing::crowd::{REACH, crowd, settled_crowd};
+    use crate::step::resolve::{Resolution, Surroundings, resolve};
+    use crate::step::testing::crowd::{REACH, crowd, mighty_boxes, settled_crowd};
 
     /// Visiting only the islands that moved in the pass before (and, in the first pass, only
     /// those where something can move) gives exactly what visiting every pair gives: the same
@@ -231,9 +231,14 @@ mod tests {
                     let mut res = Resolution::default();
                     res.islands.visit_all = visit_all;
                     let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
+                    let mighty = mighty_boxes(&bodies);
+                    let surroundings = Surroundings {
+                        reach: REACH,
+                        mighty: &mighty,
+                    };
                     resolve(
                         &settings,
-                        REACH,
+                        surroundings,
                         &mut bodies,
                         &velocities,
                         &mut found,

@@ -30,6 +30,7 @@ mod holds;
 mod impact;
 pub(crate) mod islands;
 mod mighty;
+mod mighty_index;
 mod settle;
 mod snap;
 mod weak;
@@ -39,6 +40,7 @@ use impact::Rewind;
 use islands::Islands;
 use mighty::MightyPairs;
 use settle::Settle;
+pub(crate) use settle::Surroundings;
 use weak::WeakOrder;
 
 use super::StepState;
@@ -81,9 +83,13 @@ pub(crate) fn resolve_contacts(mut state: ResMut<StepState>) {
         velocities.clear();
         velocities.extend(state.bodies.iter().map(|b| b.velocity));
     }
+    let surroundings = Surroundings {
+        reach: state.motion.reach,
+        mighty: &state.broad.mighty,
+    };
     resolve(
         &state.settings,
-        state.motion.reach,
+        surroundings,
         &mut state.bodies,
         velocities,
         &mut state.found,
@@ -96,11 +102,12 @@ pub(crate) fn resolve_contacts(mut state: ResMut<StepState>) {
 /// Runs the whole resolution on plain data: the bodies as the narrow phase saw them (and their
 /// velocities, the same as in their records, in one array), and what it found: its pairs,
 /// whose one-way pairs it has marked passing or not, its Weak pairs, which resolution appends
-/// to the others, and its hits. `reach`: the step's reach ([`Motion::reach`](super::Motion)),
-/// how far a body may move and still meet only bodies the narrow phase paired it with.
+/// to the others, and its hits. `surroundings`: the step's reach
+/// ([`Motion::reach`](super::Motion)), how far a body may move and still meet only bodies the
+/// narrow phase paired it with, and the solid Mighty bodies one moved further may meet.
 pub(crate) fn resolve(
     settings: &StepSettings,
-    reach: f32,
+    surroundings: Surroundings,
     bodies: &mut [Body],
     velocities: &[Vec2],
     found: &mut FoundPairs,
@@ -114,8 +121,11 @@ pub(crate) fn resolve(
     moves.start_step(velocities, pairs.len() + weak.len(), settings);
     // Bodies moved beyond the reach may meet Mighty bodies no pair knows of: listed for the
     // last check.
-    let reach = reach + settings.snap;
-    moves.watch_reach(reach);
+    let surroundings = Surroundings {
+        reach: surroundings.reach + settings.snap,
+        ..surroundings
+    };
+    moves.watch_reach(surroundings.reach);
     let moves_at_start = moves.count();
     res.rewinds.clear();
     if !hits.is_empty() {
@@ -196,7 +206,7 @@ pub(crate) fn resolve(
     // What it pushed must not end in another Mighty body, nor a body moved beyond the reach
     // in one the narrow phase did not pair it with.
     let visited = std::mem::take(&mut res.mighty.visited);
-    settle::settle(bodies, pairs, &visited, moves, res, settings, reach);
+    settle::settle(bodies, pairs, &visited, surroundings, moves, res, settings);
     res.mighty.visited = visited;
     res.crushed.sort_unstable();
     res.crushed.dedup();

@@ -19,8 +19,10 @@ use sat_core::collide_within;
 
 use super::Resolution;
 use super::mighty::{Constraint, constraint, pair_constraint};
+use super::mighty_index::MightyIndex;
 use crate::config::StepSettings;
-use crate::step::body::{Body, Kind};
+use crate::step::body::Body;
+use crate::step::broad::{MightyBox, MightyBoxes};
 use crate::step::moves::{Moves, Overlap};
 use crate::step::one_way::is_passing;
 use crate::step::pair::{PairContact, Pushes};
@@ -40,12 +42,8 @@ pub(crate) struct Settle {
     checked: Vec<u32>,
     /// The Mighty–Weak pairs of the checked bodies: `(body, pair)`, sorted.
     pairs: Vec<(u32, u32)>,
-    /// The Mighty bodies that can meet a far body: `(left of the box, body)`, sorted, and
-    /// the widest box.
-    mighty: Vec<(f32, u32)>,
-    widest: f32,
-    /// `mighty` lists this step's bodies.
-    indexed: bool,
+    /// The Mighty bodies a far body may meet.
+    index: MightyIndex,
     /// One body's constraints, and where each comes from.
     constraints: Vec<(Constraint, Source)>,
 }
@@ -90,22 +88,18 @@ enum Source {
 }
 
 /// The last check (see the module's documentation). `visited`: the Mighty–Weak pairs the last
-/// Mighty pass visited; `reach`: how far from where the narrow phase saw it a body may move
-/// and still meet only Mighty bodies it paired it with.
+/// Mighty pass visited; `surroundings`: the Mighty bodies a body moved far may meet.
 pub(super) fn settle(
     bodies: &[Body],
     pairs: &[PairContact],
     visited: &[u32],
+    surroundings: Surroundings,
     moves: &mut Moves,
     res: &mut Resolution,
     settings: &StepSettings,
-    reach: f32,
 ) {
     let Resolution {
-        settle,
-        crushed,
-        mighty,
-        ..
+        settle, crushed, ..
     } = res;
     settle.recording = false;
     // Bodies moved beyond the reach (rare).
@@ -116,11 +110,10 @@ pub(super) fn settle(
     if settle.checked.is_empty() {
         return;
     }
-    // Their pairs: among those the last pass visited, unless a far body's island was not
-    // visited (it settled in an earlier pass): then among all.
-    let list = if any_far { &mighty.all[..] } else { visited };
+    // Their pairs among those the last pass visited. (A far body's island the last pass did
+    // not visit settled in an earlier pass: the scan finds the Mighty bodies it meets.)
     settle.pairs.clear();
-    for &k in list {
+    for &k in visited {
         // (The pair tells which body is Weak, without reading a body record.)
         let pair = &pairs[k as usize];
         let (a, b) = pair.bodies();
@@ -130,7 +123,7 @@ pub(super) fn settle(
         }
     }
     settle.pairs.sort_unstable();
-    settle.indexed = false;
+    settle.index.start_step();
     settle.checked.sort_unstable();
     let mut start = 0;
     for i in 0..settle.checked.len() {
@@ -140,7 +133,7 @@ pub(super) fn settle(
         let known = start..end;
         start = end;
         let far = Far {
-            reach,
+            surroundings,
             any: any_far,
         };
         let found = gather(
@@ -215,10 +208,19 @@ const ROUND_OFF: f32 = 1.0e-5;
 /// body the one before did not touch.
 const ROUNDS: usize = 3;
 
-/// Whether bodies may have moved beyond the reach this step (`any`), and the reach.
+/// What a body moved beyond the step's reach may meet: the reach itself (how far from where
+/// the narrow phase saw it a body may move and still meet only Mighty bodies it paired it
+/// with), and this step's solid Mighty bodies.
 #[derive(Clone, Copy, Debug)]
-struct Far {
-    reach: f32,
+pub(crate) struct Surroundings<'a> {
+    pub reach: f32,
+    pub mighty: &'a MightyBoxes,
+}
+
+/// The [`Surroundings`], and whether any body may have moved beyond the reach this step.
+#[derive(Clone, Copy, Debug)]
+struct Far<'a> {
+    surroundings: Surroundings<'a>,
     any: bool,
 }
 
@@ -243,11 +245,11 @@ fn gather(
             settle.constraints.push((c, source));
         }
     }
-    if far.any && moves.offset(w).length_squared() > far.reach * far.reach {
-        if !settle.indexed {
-            index_mighty(bodies, settle);
-        }
-        scan_mighty(bodies, pairs, w, known, moves, settle, settings);
+    let reach = far.surroundings.reach;
+    if far.any && moves.offset(w).length_squared() > reach * reach {
+        let boxes = far.surroundings.mighty;
+        settle.index.prepare_scan(boxes);
+        scan_mighty(bodies, pairs, boxes, w, known, moves, settle, settings);
     }
     let depths = settle.constraints.iter().map(|c| c.0.depth);
     depths.fold(f32::MIN, f32::max)
@@ -285,29 +287,15 @@ fn measure(
     }
 }
 
-/// Lists the solid Mighty bodies by the left of their boxes, for [`scan_mighty`].
-fn index_mighty(bodies: &[Body], settle: &mut Settle) {
-    settle.mighty.clear();
-    settle.widest = 0.0;
-    settle.indexed = true;
-    for (i, body) in bodies.iter().enumerate() {
-        if body.kind == Kind::Mighty && !body.sensor {
-            let aabb = body.shape.aabb();
-            settle.widest = settle.widest.max(aabb.max.x - aabb.min.x);
-            settle.mighty.push((aabb.min.x, i as u32));
-        }
-    }
-    settle
-        .mighty
-        .sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
-}
-
 /// Adds to `settle.constraints` those of the Mighty bodies Weak body `w` (moved beyond the
 /// reach) touches where it is now that none of its known pairs (`known`, in `settle.pairs`)
-/// is with.
+/// is with: every moving one, and every still one or, once they are indexed, those whose left
+/// is near.
+#[allow(clippy::too_many_arguments)]
 fn scan_mighty(
     bodies: &[Body],
     pairs: &[PairContact],
+    boxes: &MightyBoxes,
     w: usize,
     known: core::ops::Range<usize>,
     moves: &mut Moves,
@@ -316,18 +304,25 @@ fn scan_mighty(
 ) {
     let body = &bodies[w];
     let aabb = moves.shape_now(bodies, w).aabb().grown(settings.margin);
-    let first = settle
-        .mighty
-        .partition_point(|&(left, _)| left < aabb.min.x - settle.widest);
-    for j in first..settle.mighty.len() {
-        let (left, m) = settle.mighty[j];
-        if left > aabb.max.x {
-            break;
+    let Settle {
+        pairs: known_pairs,
+        constraints,
+        index,
+        ..
+    } = settle;
+    let consider = |b: &MightyBox| {
+        let MightyBox {
+            aabb: swept,
+            body: m,
+        } = *b;
+        if !swept.overlaps(&aabb) {
+            return;
         }
-        let mighty = &bodies[m as usize];
-        let paired = settle.pairs[known.clone()].iter().any(|&(_, k)| {
+        let m = m as usize;
+        let mighty = &bodies[m];
+        let paired = known_pairs[known.clone()].iter().any(|&(_, k)| {
             let (a, b) = pairs[k as usize].bodies();
-            a == m as usize || b == m as usize
+            a == m || b == m
         });
         if paired
             || !mighty.shape.aabb().overlaps(&aabb)
@@ -335,13 +330,14 @@ fn scan_mighty(
             || !body.layers.interacts_with(&mighty.layers)
             || is_passing(body, mighty, settings.margin)
         {
-            continue;
+            return;
         }
-        let source = Source::Body(m);
+        let source = Source::Body(m as u32);
         if let Some(c) = measure(bodies, pairs, w, source, moves, settings) {
-            settle.constraints.push((c, source));
+            constraints.push((c, source));
         }
-    }
+    };
+    index.near(boxes, aabb, consider);
 }
 
 /// The shortest offset `x` with `x · out >= need - tolerance` for every constraint (up to

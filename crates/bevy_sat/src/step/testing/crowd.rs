@@ -7,13 +7,29 @@ use super::xorshift::XorShift;
 use crate::components::OneWayPlatform;
 use crate::config::{SatConfig, StepSettings};
 use crate::step::body::{Body, Kind};
+use crate::step::broad::{MightyBox, MightyBoxes};
 use crate::step::moves::Moves;
 use crate::step::narrow::test_pairs;
 use crate::step::pair::FoundPairs;
-use crate::step::resolve::{Resolution, resolve};
+use crate::step::resolve::{Resolution, Surroundings, resolve};
 
 /// The reach the crowd's narrow phase looks within (see [`Motion::reach`](crate::step::Motion)).
 pub(crate) const REACH: f32 = 1.0;
+
+/// The solid Mighty bodies among `bodies`, with their boxes, as the broad phase lists them
+/// for resolution (the crowd's Mighty bodies stand still).
+pub(crate) fn mighty_boxes(bodies: &[Body]) -> MightyBoxes {
+    let solid_mighty = |(_, b): &(usize, &Body)| b.kind == Kind::Mighty && !b.sensor;
+    let boxes = bodies.iter().enumerate().filter(solid_mighty);
+    let still = boxes.map(|(i, b)| MightyBox {
+        aabb: b.shape.aabb(),
+        body: i as u32,
+    });
+    let mut boxes = MightyBoxes::default();
+    boxes.still.extend(still);
+    boxes.version = 1;
+    boxes
+}
 
 /// A body of `kind` with `polygon` at `position`, which it reached moving at `velocity` for a
 /// 60 Hz step; entity `index`.
@@ -86,9 +102,13 @@ pub(crate) fn settled_crowd(seed: u64) -> (Vec<Body>, FoundPairs, StepSettings) 
     let thrown: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
     for step in 0..=STEPS_TO_SETTLE {
         let velocities: Vec<_> = bodies.iter().map(|b| b.velocity).collect();
+        let mighty = mighty_boxes(&bodies);
         resolve(
             &settings,
-            REACH,
+            Surroundings {
+                reach: REACH,
+                mighty: &mighty,
+            },
             &mut bodies,
             &velocities,
             &mut found,

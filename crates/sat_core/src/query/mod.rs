@@ -7,6 +7,8 @@ mod contact;
 mod exit;
 mod manifold;
 mod overlap;
+mod point;
+mod ray;
 mod sweep;
 
 pub use axes::*;
@@ -14,4 +16,6 @@ pub use collide::*;
 pub use contact::*;
 pub use exit::*;
 pub use overlap::*;
+pub use point::*;
+pub use ray::*;
 pub use sweep::*;

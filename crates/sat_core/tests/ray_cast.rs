@@ -42,8 +42,8 @@ fn reference_polygon(
     };
     let (mut t_in, mut t_out) = (f64::NEG_INFINITY, f64::INFINITY);
     let (mut ambiguous, mut max_outside) = (false, f64::NEG_INFINITY);
-    for i in 0..n {
-        let (outside, rate) = (normal(i).dot(o - vs[i]), normal(i).dot(d));
+    for (i, v) in vs.iter().enumerate() {
+        let (outside, rate) = (normal(i).dot(o - *v), normal(i).dot(d));
         max_outside = max_outside.max(outside);
         if rate.abs() < 1e-9 {
             ambiguous |= outside.abs() < tol;

@@ -17,9 +17,10 @@ pub struct PointProjection {
 /// Whether `point` lies in `shape`; the boundary counts as inside. `false` for a non-finite
 /// point.
 ///
-/// Decided in `f64`, where the side of an edge's line is exact for `f32` input: a point on an
-/// edge is inside, the nearest `f32` point beside it outside. A ray cast from a point that
-/// this calls inside starts inside ([`cast_ray`](crate::cast_ray)).
+/// Decided in `f64`, far finer than the `f32` input: a corner, or a point exactly on an
+/// axis-aligned edge, is inside, and the next `f32` point beyond it outside. A ray cast from a
+/// point that this calls inside starts inside ([`cast_ray`](crate::cast_ray)): the two share
+/// their side test.
 ///
 /// ```
 /// # use sat_core::{contains_point, Circle, ConvexPolygon}; use glam::Vec2;

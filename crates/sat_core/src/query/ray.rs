@@ -158,8 +158,8 @@ impl Span {
 }
 
 /// The span of a ray in a polygon, by clipping its line against each edge's half-plane
-/// (Cyrus–Beck) in `f64`: with `f32` input, the products are exact, so an origin on an edge's
-/// line and a direction along it give exactly 0.
+/// (Cyrus–Beck) in `f64`, far finer than the `f32` input: exact for an axis-aligned edge, so an
+/// origin on such an edge's line and a direction along it give exactly 0.
 fn polygon_span(p: &ConvexPolygon, ray: &Ray) -> Option<Span> {
     let vertices = p.vertices();
     let n = vertices.len();

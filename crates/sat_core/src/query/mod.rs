@@ -4,7 +4,9 @@
 mod axes;
 mod collide;
 mod contact;
+mod distance;
 mod exit;
+mod impact;
 mod manifold;
 mod overlap;
 mod point;
@@ -14,6 +16,7 @@ mod sweep;
 pub use axes::*;
 pub use collide::*;
 pub use contact::*;
+pub use distance::*;
 pub use exit::*;
 pub use overlap::*;
 pub use point::*;

@@ -278,3 +278,31 @@ fn distance_huge_inputs_stay_finite() {
     );
     assert!(hit.point(&a, &a, Vec2::INFINITY).is_finite());
 }
+
+/// A thin box sweeping into a triangle whose face is 5e-4 rad from parallel to its own: the
+/// touch is at a corner, not a face, and the point lies on both shapes.
+#[test]
+fn sweep_point_on_nearly_parallel_faces_lies_on_both() {
+    let v = |x, y| Vec2::new(x, y);
+    let a: Shape = ConvexPolygon::new([
+        v(-7.1924047, -8.44907),
+        v(-6.402505, -9.062305),
+        v(7.1924047, 8.44907),
+        v(6.402505, 9.062305),
+    ])
+    .unwrap()
+    .into();
+    let b: Shape = ConvexPolygon::new([
+        v(-17.966953, 13.245305),
+        v(-19.43101, 14.301911),
+        v(-32.309155, -5.1875486),
+    ])
+    .unwrap()
+    .into();
+    let motion = v(-32.583874, 0.0);
+    let hit = sweep(&a, &b, motion).unwrap();
+    let point = hit.point(&a, &b, motion).as_dvec2();
+    let moved = translated(&a, motion * hit.toi);
+    assert!(boundary_distance(&b, point) < 1e-5, "{point}");
+    assert!(boundary_distance(&moved, point) < 1e-4, "{point}");
+}

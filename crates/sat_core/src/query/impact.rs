@@ -54,30 +54,40 @@ impl Hit {
     }
 }
 
-/// How close to parallel (the cosine between their normals) a face of each shape must be for
-/// the two to touch face to face rather than corner to face: about 0.08°.
-const PARALLEL: f32 = 1.0 - 1.0e-6;
+/// How close to parallel a face must be to the hit's normal (the sine of the angle between
+/// their normals) to touch as a face rather than at a corner: 1e-5 rad, so that a face counts
+/// up to the round-off of a rotated normal, while a point placed on the other shape's face is
+/// off by at most 1e-5 of the face's length.
+const PARALLEL: f32 = 1.0e-5;
 
-/// The point where A, moved by `motion * toi`, touches B, given the hit's `normal` (from A to
-/// B, the axis entered last): on B's boundary facing A, in the middle of the interval where
-/// the touching features (a corner, a face, a circle's point) of both shapes meet along the
-/// face.
+/// The point where A, moved by `shift`, touches B, given the hit's `normal` (from A to B, the
+/// axis entered last), from the touching feature of each (a corner, a face, a circle's point):
+/// a single point of either is the point; for two faces, the middle of their common part,
+/// placed on B's face.
 fn impact_point(a: ShapeRef<'_>, b: ShapeRef<'_>, shift: Vec2, normal: Vec2) -> Vec2 {
-    let tangent = normal.perp();
-    let (a_start, a_end) = touching_feature(a, normal);
     let (b_start, b_end) = touching_feature(b, -normal);
-    let span = |p: Vec2, q: Vec2| {
-        let (s, e) = (p.dot(tangent), q.dot(tangent));
-        if s <= e { (s, e) } else { (e, s) }
-    };
-    let (a_low, a_high) = span(a_start + shift, a_end + shift);
-    let (b_low, b_high) = span(b_start, b_end);
+    if b_start == b_end {
+        return b_start; // B's corner (or a circle's point) touches A
+    }
+    let (a_start, a_end) = touching_feature(a, normal);
+    if a_start == a_end {
+        return a_start + shift; // A's corner touches B's face
+    }
+    let tangent = normal.perp();
+    let (a_low, a_high) = ordered((a_start + shift).dot(tangent), (a_end + shift).dot(tangent));
+    let (b_from, b_to) = (b_start.dot(tangent), b_end.dot(tangent));
+    let (b_low, b_high) = ordered(b_from, b_to);
     // The middle of the common part; when round-off leaves a corner a hair beyond a face's
     // end, the middle of that gap.
     let along = 0.5 * (a_low.max(b_low) + a_high.min(b_high));
-    // B's surface where it faces A.
-    let level = b_start.dot(normal).min(b_end.dot(normal));
-    tangent * along + normal * level
+    let fraction = ((along - b_from) / (b_to - b_from)).clamp(0.0, 1.0);
+    // A face whose ends project within round-off of each other counts as its start.
+    b_start.lerp(b_end, if fraction.is_finite() { fraction } else { 0.0 })
+}
+
+/// `(x, y)` in increasing order.
+fn ordered(x: f32, y: f32) -> (f32, f32) {
+    if x <= y { (x, y) } else { (y, x) }
 }
 
 /// The part of a shape farthest along the unit `direction`: a face (its two ends) when one
@@ -88,9 +98,12 @@ fn touching_feature(shape: ShapeRef<'_>, direction: Vec2) -> (Vec2, Vec2) {
             let (k, corner) = p.support(direction);
             let n = p.vertices().len();
             let before = (k + n - 1) % n;
-            if p.normals[k].dot(direction) >= PARALLEL {
+            let faces = |normal: Vec2| {
+                normal.dot(direction) > 0.0 && normal.perp_dot(direction).abs() <= PARALLEL
+            };
+            if faces(p.normals[k]) {
                 (corner, p.vertices[(k + 1) % n])
-            } else if p.normals[before].dot(direction) >= PARALLEL {
+            } else if faces(p.normals[before]) {
                 (p.vertices[before], corner)
             } else {
                 (corner, corner)

@@ -1,5 +1,6 @@
-//! The queries between shapes in the same frame: [`overlap`], [`collide`], [`sweep`], and
-//! [`least_overlap_after`] for pairs that only translate.
+//! The queries between shapes in the same frame: [`overlap`], [`collide`], [`sweep`],
+//! [`least_overlap_after`] for pairs that only translate, and [`distance`]; and the questions
+//! about one shape: [`cast_ray`], [`contains_point`], [`project_point`], [`point_distance`].
 
 mod axes;
 mod collide;

@@ -167,3 +167,15 @@ fn ray_nasty_inputs_never_panic() {
     assert_eq!((far.normal, far.point), (Vec2::NEG_X, Vec2::new(-1.0, 1.0)));
     assert!((far.distance - 1e30).abs() <= 1e24, "{far:?}");
 }
+
+/// A hollow ray leaving a circle from exactly on it reports distance +0, not -0.
+#[test]
+fn ray_leaving_from_the_boundary_reports_positive_zero() {
+    let c: Shape = Circle::new(Vec2::ZERO, 1.0).unwrap().into();
+    let hit = cast_ray(&c, Vec2::X, Vec2::X, 10.0, false).unwrap();
+    assert_eq!((hit.normal, hit.point), (Vec2::X, Vec2::X));
+    assert!(
+        hit.distance == 0.0 && hit.distance.is_sign_positive(),
+        "{hit:?}"
+    );
+}

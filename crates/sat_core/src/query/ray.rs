@@ -78,12 +78,13 @@ pub fn cast_ray<S: AsShape + ?Sized>(
 
 /// A checked ray in `f64`: the raw direction (the crossings are computed on it, as given, so
 /// that a direction along an edge stays exactly along it), its length, and how far along it
-/// (in units of the raw direction) the ray reaches.
+/// the ray reaches (in units of the raw direction, and in world units).
 struct Ray {
     origin: DVec2,
     direction: DVec2,
     length: f64,
     max_t: f64,
+    max_distance: f32,
 }
 
 impl Ray {
@@ -101,6 +102,7 @@ impl Ray {
             direction: direction.as_dvec2(),
             length,
             max_t: f64::from(max_distance) / length,
+            max_distance,
         })
     }
 
@@ -147,10 +149,15 @@ impl Span {
         if end.t > ray.max_t {
             return None;
         }
-        let distance = (end.t * ray.length) as f32;
-        // Within the reach in f64, the distance may round above it in f32.
+        // Within the reach in f64, the distance may still round above it in f32; a start on
+        // the boundary may give -0.
+        let distance = if end.t > 0.0 {
+            ((end.t * ray.length) as f32).min(ray.max_distance)
+        } else {
+            0.0
+        };
         Some(RayHit {
-            distance: distance.min(f32::MAX),
+            distance,
             normal: end.normal,
             point: end.point,
         })

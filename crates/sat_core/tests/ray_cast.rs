@@ -311,9 +311,14 @@ proptest! {
         let tol = tolerance(&shape, o);
         check(&shape, o, dir, 500.0, solid, tol)?;
         if !sat_core::contains_point(&shape, o) {
-            // The corner is on the ray and in the shape: the entry is no farther than it.
-            if let Some(hit) = cast_ray(&shape, o, dir, 500.0, solid) {
-                prop_assert!(f64::from(hit.distance) <= f64::from(dir.length()) + tol, "{hit:?}");
+            // The corner is on the ray and in the shape: the entry is no farther than it, but
+            // for a ray within round-off of an edge's line through the corner, which round-off
+            // may let in farther along that edge.
+            if let Some(hit) = cast_ray(&shape, o, dir, 500.0, solid)
+                && f64::from(hit.distance) > f64::from(dir.length()) + tol
+            {
+                let across = (corner - hit.point).dot(hit.normal);
+                prop_assert!(f64::from(across.abs()) < tol, "{hit:?}");
             }
         }
     }

@@ -177,8 +177,8 @@ fn world_shapes(app: &mut App) -> Vec<(Entity, Placed)> {
 }
 
 /// A random scene: a crowd of boxes, regular polygons and (if `circles`) circles, turned at
-/// random, some Weak ones overlapping (pushed apart by the step), and two walls far larger
-/// than the rest. Returns the app after one step.
+/// random, some Weak ones overlapping (pushed apart by the step), some moving, and two walls
+/// far larger than the rest. Returns the app after two steps.
 fn scene(seed: u64, count: usize, circles: bool) -> App {
     let mut app = common::app();
     let mut rng = Rng(seed);
@@ -193,11 +193,22 @@ fn scene(seed: u64, count: usize, circles: bool) -> App {
         let transform =
             Transform::from_xyz(rng.range(-200.0, 200.0), rng.range(-200.0, 200.0), 0.0)
                 .with_rotation(Quat::from_rotation_z(rng.range(0.0, 6.3)));
-        if k % 4 == 0 {
-            app.world_mut().spawn((collider, Weak, transform));
-        } else {
-            app.world_mut().spawn((collider, Mighty, transform));
-        }
+        // Weak bodies pushed apart by resolution, moving Mighty bodies and moving sensors (whose
+        // places the step knows without resolution), and static ones.
+        let velocity = Velocity(Vec2::new(
+            rng.range(-300.0, 300.0),
+            rng.range(-300.0, 300.0),
+        ));
+        match k % 8 {
+            0 | 4 => app.world_mut().spawn((collider, Weak, transform)),
+            1 => app
+                .world_mut()
+                .spawn((collider, Mighty, transform, velocity)),
+            2 => app
+                .world_mut()
+                .spawn((collider, Weak, Sensor, transform, velocity)),
+            _ => app.world_mut().spawn((collider, Mighty, transform)),
+        };
     }
     for y in [-230.0, 230.0] {
         app.world_mut().spawn((
@@ -206,6 +217,7 @@ fn scene(seed: u64, count: usize, circles: bool) -> App {
             Transform::from_xyz(0.0, y, 0.0),
         ));
     }
+    app.update();
     app.update();
     app
 }
@@ -269,7 +281,7 @@ fn rays_match_the_brute_force_reference() {
             .map(|_| {
                 let o = Vec2::new(rng.range(-260.0, 260.0), rng.range(-260.0, 260.0));
                 let d = Dir2::new(Vec2::from_angle(rng.range(0.0, 6.3))).unwrap();
-                (o, d, rng.range(0.0, 400.0), rng.next() % 2 == 0)
+                (o, d, rng.range(0.0, 400.0), rng.next().is_multiple_of(2))
             })
             .collect();
         let answers = run(&mut app, {
@@ -343,7 +355,7 @@ fn shape_casts_match_the_brute_force_reference() {
         let mut rng = Rng(seed * 31 + 1);
         let casts: Vec<(ConvexCollider, Vec2, f32, Dir2, f32)> = (0..300)
             .map(|_| {
-                let collider = if rng.next() % 2 == 0 {
+                let collider = if rng.next().is_multiple_of(2) {
                     ConvexCollider::rectangle(rng.range(2.0, 20.0), rng.range(2.0, 20.0))
                 } else {
                     ConvexCollider::regular_polygon(

@@ -12,7 +12,10 @@
 use bevy::prelude::*;
 use sat_core::Aabb;
 
+use crate::components::CollisionLayers;
+
 use crate::step::body::Body;
+use crate::step::broad::BroadInput;
 
 /// The grid's cell side is this many times the median size of a body's box: most bodies then
 /// overlap one to four cells, and a cell holds about one body in a crowd as dense as the stress
@@ -26,11 +29,20 @@ const LARGE_CELLS: f32 = 8.0;
 /// cells instead of a grid that would not fit in memory.
 const CELLS_PER_BODY_MAX: usize = 4;
 
-/// What a query needs of one body without reading its record: its box, its layers, whether it
-/// is a sensor, and its entity. Indexed like the step's bodies.
+/// The cell size is taken from the median size of at most this many bodies, spread evenly
+/// over the list: as good a typical size as the median of all, at a fixed cost.
+const SIZE_SAMPLE: usize = 1024;
+
+/// What a query needs of one body without reading its record: a box around it, its layers,
+/// whether it is a sensor, and its entity. Indexed like the step's bodies.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Entry {
+    /// A box that holds the body's shape: its own box for a body resolution may have pushed,
+    /// else the broad phase's (swept over the step's motion and grown by the contact margin),
+    /// which the step has already computed and needs no read of the body's record.
     pub aabb: Aabb,
+    /// The cells the body is registered in (empty for a large body).
+    pub cells: Range,
     pub entity: Entity,
     pub memberships: u32,
     pub sensor: bool,
@@ -54,7 +66,7 @@ impl Range {
         y1: 0,
     };
 
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.x0 > self.x1 || self.y0 > self.y1
     }
 
@@ -107,17 +119,33 @@ pub(crate) struct Grid {
 }
 
 impl Grid {
-    /// Fills the grid from the bodies as they are now.
-    pub fn build(&mut self, bodies: &[Body]) {
+    /// Fills the grid from the bodies as they are now, and the broad phase's inputs of this
+    /// step (`inputs[i]` for `bodies[i]`).
+    pub fn build(&mut self, bodies: &[Body], inputs: &[BroadInput]) {
         self.entries.clear();
         self.large.clear();
         self.sizes.clear();
-        self.entries.extend(bodies.iter().map(|body| Entry {
-            aabb: body.shape.aabb(),
-            entity: body.entity,
-            memberships: body.layers.memberships,
-            sensor: body.sensor,
-        }));
+        // Only bodies resolution may have pushed (and those with layers of their own, rare)
+        // have their records read: the others' places are known from the broad phase's inputs.
+        self.entries
+            .extend(bodies.iter().zip(inputs).map(|(body, input)| {
+                let aabb = if input.pushable {
+                    body.shape.aabb()
+                } else {
+                    input.swept
+                };
+                Entry {
+                    aabb,
+                    cells: Range::EMPTY,
+                    entity: input.entity,
+                    memberships: if input.custom_layers {
+                        body.layers.memberships
+                    } else {
+                        CollisionLayers::ALL
+                    },
+                    sensor: !input.pushable && !input.solid_mighty,
+                }
+            }));
         self.cols = 0;
         self.rows = 0;
         self.starts.clear();
@@ -125,8 +153,13 @@ impl Grid {
         if self.entries.is_empty() {
             return;
         }
-        self.sizes
-            .extend(self.entries.iter().map(|e| e.aabb.size().max_element()));
+        let stride = self.entries.len().div_ceil(SIZE_SAMPLE);
+        self.sizes.extend(
+            self.entries
+                .iter()
+                .step_by(stride)
+                .map(|e| e.aabb.size().max_element()),
+        );
         let middle = self.sizes.len() / 2;
         let (_, &mut median, _) = self.sizes.select_nth_unstable_by(middle, f32::total_cmp);
         let mut cell = (median * CELL_PER_BODY).max(f32::MIN_POSITIVE.sqrt());
@@ -138,6 +171,8 @@ impl Grid {
                 bounds = Some(bounds.map_or(entry.aabb, |b| b.union(&entry.aabb)));
             }
         }
+        // Bodies larger than this stay out of the cells (their `cells` stay empty).
+        let large = LARGE_CELLS * cell;
         let Some(bounds) = bounds else {
             return; // every body is large
         };
@@ -167,10 +202,11 @@ impl Grid {
         self.starts.resize(cells + 1, 0);
         let mut total = 0u32;
         for i in 0..self.entries.len() {
-            if self.is_large(i) {
+            if self.entries[i].aabb.size().max_element() > large {
                 continue;
             }
             let r = self.range(&self.entries[i].aabb);
+            self.entries[i].cells = r;
             for y in r.y0..=r.y1 {
                 for x in r.x0..=r.x1 {
                     let c = self.cell_index(x, y);
@@ -185,10 +221,10 @@ impl Grid {
         self.items.resize(total as usize, 0);
         // `starts[c]` is used as the fill cursor of cell c, then restored by one shift.
         for i in 0..self.entries.len() {
-            if self.is_large(i) {
+            let r = self.entries[i].cells;
+            if r.is_empty() {
                 continue;
             }
-            let r = self.range(&self.entries[i].aabb);
             for y in r.y0..=r.y1 {
                 for x in r.x0..=r.x1 {
                     let c = self.cell_index(x, y);
@@ -203,12 +239,6 @@ impl Grid {
         self.starts[0] = 0;
     }
 
-    /// Whether body `i` is in the large list rather than in cells. (The large list is short
-    /// and sorted.)
-    fn is_large(&self, i: usize) -> bool {
-        self.large.binary_search(&(i as u32)).is_ok()
-    }
-
     fn cell_index(&self, x: u32, y: u32) -> usize {
         y as usize * self.cols as usize + x as usize
     }
@@ -220,10 +250,13 @@ impl Grid {
     }
 
     /// The column (or row) of coordinate `v` along an axis starting at `origin`, clamped to
-    /// `0..count`. Computed in f64 so that far-off coordinates clamp instead of overflowing.
+    /// `0..count`. (Clamped at 0 first, so that the conversion, which rounds towards zero,
+    /// rounds down; a far-off or infinite coordinate clamps, and the grid's coordinates are
+    /// finite.)
+    #[inline]
     fn coordinate(&self, v: f32, origin: f32, count: u32) -> u32 {
-        let c = ((f64::from(v) - f64::from(origin)) * f64::from(self.inv_cell)).floor();
-        c.clamp(0.0, f64::from(count.saturating_sub(1))) as u32
+        let c = ((v - origin) * self.inv_cell).max(0.0);
+        (c as u32).min(count.saturating_sub(1))
     }
 
     /// The cells a box overlaps, clamped to the grid (empty if the grid is, or if the box
@@ -277,8 +310,8 @@ impl Grid {
                     continue;
                 }
                 for &i in self.cell_items(x, y) {
-                    let cells = self.range(&self.entries[i as usize].aabb);
-                    if range.first_of(&cells, before, x, y) && !visit(i) {
+                    let cells = &self.entries[i as usize].cells;
+                    if range.first_of(cells, before, x, y) && !visit(i) {
                         return false;
                     }
                 }
@@ -325,7 +358,7 @@ impl Grid {
                 t1 = t1.min(a.max(b));
             }
         }
-        if !(t0 <= t1) || done < t0 {
+        if t0.is_nan() || t1.is_nan() || t0 > t1 || done < t0 {
             return;
         }
         // Each segment's box is grown by a little more than the round-off of a point computed
@@ -346,7 +379,6 @@ impl Grid {
                 max: start.max + direction * to,
             };
             let range = self.range(&a.union(&b).grown(slack));
-            let mut stop = false;
             self.each_new_in(&range, &before, &mut |i| {
                 done = visit(i);
                 true
@@ -354,8 +386,9 @@ impl Grid {
             if !range.is_empty() {
                 before = range;
             }
-            stop |= done <= to;
-            if stop || to >= t1 || !(to > from) {
+            // Done when all that was wanted lies within this segment; or at the path's end (or
+            // where the step no longer advances, at coordinates too large for it).
+            if done <= to || to >= t1 || to <= from {
                 return;
             }
             from = to;

@@ -85,7 +85,9 @@ impl SpatialQuery<'_, '_> {
             let mut cached = lock.write().unwrap_or_else(PoisonError::into_inner);
             if cached.built_for != Some(tick) {
                 cached.built_for = None; // until the build is complete
-                cached.grid.build(&self.state.bodies);
+                cached
+                    .grid
+                    .build(&self.state.bodies, &self.state.broad.inputs);
                 cached.built_for = Some(tick);
             }
         }
@@ -264,10 +266,7 @@ impl SpatialQuery<'_, '_> {
         mut offer: impl FnMut(RayHitData) -> f32,
     ) {
         let direction = *direction;
-        if !origin.is_finite() || !direction.is_finite() || !(max_distance >= 0.0) {
-            return;
-        }
-        if !max_distance.is_finite() {
+        if !origin.is_finite() || !usable_reach(direction, max_distance) {
             return;
         }
         let ready = self.ready();
@@ -280,7 +279,7 @@ impl SpatialQuery<'_, '_> {
         grid.each_along(start, direction, max_distance, |i| {
             let entry = &grid.entries[i as usize];
             if filter.accepts(entry, also)
-                && ray_meets_box(origin, direction, max_distance, &entry.aabb)
+                && ray_meets_box(origin, direction, max_distance.min(done), &entry.aabb)
                 && let Some(hit) = cast_ray(
                     &ready.bodies[i as usize].shape,
                     origin,
@@ -453,7 +452,7 @@ impl SpatialQuery<'_, '_> {
         mut offer: impl FnMut(ShapeHitData) -> f32,
     ) {
         let direction = *direction;
-        if !direction.is_finite() || !(max_distance >= 0.0) || !max_distance.is_finite() {
+        if !usable_reach(direction, max_distance) {
             return;
         }
         let Some(placed) = place(shape, origin, rotation) else {
@@ -610,8 +609,10 @@ impl SpatialQuery<'_, '_> {
         let grid = &ready.cached.grid;
         grid.each_in_box(&area, |i| {
             let entry = &grid.entries[i as usize];
+            // The entry's box may be larger than the collider's: the collider's own decides.
             let hit = filter.accepts(entry, None)
                 && entry.aabb.overlaps(&area)
+                && ready.bodies[i as usize].shape.aabb().overlaps(&area)
                 && self.alive(entry.entity);
             !hit || callback(entry.entity)
         });
@@ -664,10 +665,22 @@ impl SpatialQuery<'_, '_> {
     }
 }
 
+/// Whether a cast along `direction` by `max_distance` can be made: both finite, the distance
+/// not negative.
+fn usable_reach(direction: Vec2, max_distance: f32) -> bool {
+    direction.is_finite() && max_distance.is_finite() && max_distance >= 0.0
+}
+
 /// `shape` placed at `origin` turned by `rotation` radians; `None` if that is not finite.
 fn place(shape: &ConvexCollider, origin: Vec2, rotation: f32) -> Option<Shape> {
     if !origin.is_finite() || !rotation.is_finite() {
         return None;
+    }
+    if rotation == 0.0 {
+        // A translation keeps a valid shape valid: no need to check it again.
+        let mut placed = *shape.shape();
+        placed.translate(origin);
+        return placed.aabb().is_valid().then_some(placed);
     }
     shape
         .shape()

@@ -47,7 +47,7 @@ pub struct QuerySet {
 
 /// The queries for `scene`, from `seed` (a generator of their own: the scene's is untouched).
 pub fn query_set(scene: &Scene, seed: u64) -> QuerySet {
-    let mut rng = XorShift::new(seed ^ 0x5eed_0f_9e_75);
+    let mut rng = XorShift::new(seed ^ 0x005e_ed0f_9e75);
     let half = scene.half_extent;
     let reach = half * 2.0 / 10.0;
     let point = |rng: &mut XorShift| [rng.range(-half, half), rng.range(-half, half)];

@@ -29,6 +29,9 @@ const LARGE_CELLS: f32 = 8.0;
 /// cells instead of a grid that would not fit in memory.
 const CELLS_PER_BODY_MAX: usize = 4;
 
+/// The relative round-off allowed around each body's box ([`Entry::aabb`]).
+const ROUND_OFF: f32 = 1.0e-5;
+
 /// The cell size is taken from the median size of at most this many bodies, spread evenly
 /// over the list: as good a typical size as the median of all, at a fixed cost.
 const SIZE_SAMPLE: usize = 1024;
@@ -39,7 +42,9 @@ const SIZE_SAMPLE: usize = 1024;
 pub(crate) struct Entry {
     /// A box that holds the body's shape: its own box for a body resolution may have pushed,
     /// else the broad phase's (swept over the step's motion and grown by the contact margin),
-    /// which the step has already computed and needs no read of the body's record.
+    /// which the step has already computed and needs no read of the body's record. Grown by a
+    /// little more than the round-off of a box test in `f32`, so that such a test never rejects
+    /// what the exact tests (in `f64`) accept.
     pub aabb: Aabb,
     /// The cells the body is registered in (empty for a large body).
     pub cells: Range,
@@ -121,66 +126,71 @@ pub(crate) struct Grid {
 impl Grid {
     /// Fills the grid from the bodies as they are now, and the broad phase's inputs of this
     /// step (`inputs[i]` for `bodies[i]`).
+    // Kept out of line so that profiles show the index's upkeep apart from the queries.
+    #[inline(never)]
     pub fn build(&mut self, bodies: &[Body], inputs: &[BroadInput]) {
         self.entries.clear();
         self.large.clear();
         self.sizes.clear();
-        // Only bodies resolution may have pushed (and those with layers of their own, rare)
-        // have their records read: the others' places are known from the broad phase's inputs.
-        self.entries
-            .extend(bodies.iter().zip(inputs).map(|(body, input)| {
-                let aabb = if input.pushable {
-                    body.shape.aabb()
-                } else {
-                    input.swept
-                };
-                Entry {
-                    aabb,
-                    cells: Range::EMPTY,
-                    entity: input.entity,
-                    memberships: if input.custom_layers {
-                        body.layers.memberships
-                    } else {
-                        CollisionLayers::ALL
-                    },
-                    sensor: !input.pushable && !input.solid_mighty,
-                }
-            }));
         self.cols = 0;
         self.rows = 0;
         self.starts.clear();
         self.items.clear();
-        if self.entries.is_empty() {
+        let count = bodies.len().min(inputs.len());
+        if count == 0 {
             return;
         }
-        let stride = self.entries.len().div_ceil(SIZE_SAMPLE);
+        // The cell size, from the median size of a sample of the broad phase's boxes.
+        let stride = count.div_ceil(SIZE_SAMPLE);
         self.sizes.extend(
-            self.entries
+            inputs[..count]
                 .iter()
                 .step_by(stride)
-                .map(|e| e.aabb.size().max_element()),
+                .map(|input| input.swept.size().max_element()),
         );
         let middle = self.sizes.len() / 2;
         let (_, &mut median, _) = self.sizes.select_nth_unstable_by(middle, f32::total_cmp);
         let mut cell = (median * CELL_PER_BODY).max(f32::MIN_POSITIVE.sqrt());
-        let mut bounds: Option<Aabb> = None;
-        for (i, entry) in self.entries.iter().enumerate() {
-            if entry.aabb.size().max_element() > LARGE_CELLS * cell {
-                self.large.push(i as u32);
-            } else {
-                bounds = Some(bounds.map_or(entry.aabb, |b| b.union(&entry.aabb)));
-            }
-        }
         // Bodies larger than this stay out of the cells (their `cells` stay empty).
         let large = LARGE_CELLS * cell;
-        let Some(bounds) = bounds else {
+        // One pass: the entries, the large list, and the bounds of the others. Only bodies
+        // resolution may have pushed (and those with layers of their own, rare) have their
+        // records read: the others' places are known from the broad phase's inputs.
+        let (mut low, mut high) = (Vec2::INFINITY, Vec2::NEG_INFINITY);
+        for (i, (body, input)) in bodies.iter().zip(inputs).enumerate() {
+            let aabb = if input.pushable {
+                body.shape.aabb()
+            } else {
+                input.swept
+            };
+            let reach = aabb.min.abs().max(aabb.max.abs()).max_element();
+            let aabb = aabb.grown((reach + 1.0) * ROUND_OFF);
+            if aabb.size().max_element() > large {
+                self.large.push(i as u32);
+            } else {
+                low = low.min(aabb.min);
+                high = high.max(aabb.max);
+            }
+            self.entries.push(Entry {
+                aabb,
+                cells: Range::EMPTY,
+                entity: input.entity,
+                memberships: if input.custom_layers {
+                    body.layers.memberships
+                } else {
+                    CollisionLayers::ALL
+                },
+                sensor: !input.pushable && !input.solid_mighty,
+            });
+        }
+        if low.x > high.x {
             return; // every body is large
-        };
+        }
         // The cell count, capped: computed in f64, where the extent over a tiny cell cannot
         // overflow.
         let small = self.entries.len() - self.large.len();
         let max_cells = (CELLS_PER_BODY_MAX * small + 64) as f64;
-        let extent = (bounds.max - bounds.min).as_dvec2();
+        let extent = (high - low).as_dvec2();
         let cells_for = |cell: f32| {
             let c = f64::from(cell);
             ((extent.x / c).floor() + 1.0) * ((extent.y / c).floor() + 1.0)
@@ -192,51 +202,55 @@ impl Grid {
                 cell *= 1.25;
             }
         }
-        self.origin = bounds.min;
+        self.origin = low;
         self.cell = cell;
         self.inv_cell = 1.0 / cell;
         self.cols = ((extent.x / f64::from(cell)).floor() as u32).saturating_add(1);
         self.rows = ((extent.y / f64::from(cell)).floor() as u32).saturating_add(1);
         let cells = self.cols as usize * self.rows as usize;
-        // Counting sort: count per cell, turn the counts into starts, then place.
+        // Counting sort: count per cell, sum the counts up to each cell's end, then place each
+        // body just before its cells' ends, which leaves every end at its cell's start.
         self.starts.resize(cells + 1, 0);
+        let cols = self.cols as usize;
         let mut total = 0u32;
         for i in 0..self.entries.len() {
-            if self.entries[i].aabb.size().max_element() > large {
+            let aabb = self.entries[i].aabb;
+            if aabb.size().max_element() > large {
                 continue;
             }
-            let r = self.range(&self.entries[i].aabb);
+            let r = self.range(&aabb);
             self.entries[i].cells = r;
+            let starts = &mut self.starts;
             for y in r.y0..=r.y1 {
+                let row = y as usize * cols;
                 for x in r.x0..=r.x1 {
-                    let c = self.cell_index(x, y);
-                    self.starts[c + 1] += 1;
-                    total += 1;
+                    starts[row + x as usize] += 1;
                 }
             }
+            total += (r.x1 - r.x0 + 1) * (r.y1 - r.y0 + 1);
         }
-        for c in 0..cells {
-            self.starts[c + 1] += self.starts[c];
+        let mut sum = 0;
+        for start in &mut self.starts[..cells] {
+            sum += *start;
+            *start = sum;
         }
+        self.starts[cells] = total;
         self.items.resize(total as usize, 0);
-        // `starts[c]` is used as the fill cursor of cell c, then restored by one shift.
-        for i in 0..self.entries.len() {
-            let r = self.entries[i].cells;
+        let (starts, items) = (&mut self.starts, &mut self.items);
+        for (i, entry) in self.entries.iter().enumerate() {
+            let r = entry.cells;
             if r.is_empty() {
                 continue;
             }
             for y in r.y0..=r.y1 {
+                let row = y as usize * cols;
                 for x in r.x0..=r.x1 {
-                    let c = self.cell_index(x, y);
-                    self.items[self.starts[c] as usize] = i as u32;
-                    self.starts[c] += 1;
+                    let end = &mut starts[row + x as usize];
+                    *end -= 1;
+                    items[*end as usize] = i as u32;
                 }
             }
         }
-        for c in (1..=cells).rev() {
-            self.starts[c] = self.starts[c - 1];
-        }
-        self.starts[0] = 0;
     }
 
     fn cell_index(&self, x: u32, y: u32) -> usize {
@@ -321,10 +335,11 @@ impl Grid {
     }
 
     /// Walks the bodies a box `start` may meet as it moves along `direction` (unit) from 0 to
-    /// `reach`, nearest segments first: the large list, then the grid in segments one cell
-    /// long. `visit` is called once per body and returns the distance within which the caller
-    /// has found all it wants (`f32::INFINITY` for none yet); the walk stops once it has visited
-    /// every body that could be hit within that distance.
+    /// `reach`, nearest segments first: the large list, then the grid in segments half a cell
+    /// long (each meets fewer new cells than a whole cell's length would). `visit` is called
+    /// once per body and returns the distance within which the caller has found all it wants
+    /// (`f32::INFINITY` for none yet); the walk stops once it has visited every body that
+    /// could be hit within that distance.
     pub fn each_along(
         &self,
         start: Aabb,
@@ -365,7 +380,7 @@ impl Grid {
         // on the path, so that a body touched at a segment's end is in that segment's cells.
         let scale = centre.abs().max_element() + half.max_element() + t1.abs();
         let slack = scale * 4.0 * f32::EPSILON + self.cell * 1.0e-4;
-        let step = self.cell;
+        let step = self.cell * 0.5;
         let mut before = Range::EMPTY;
         let mut from = t0;
         loop {

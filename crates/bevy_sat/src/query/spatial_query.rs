@@ -6,10 +6,10 @@ use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 use bevy::ecs::change_detection::Tick;
 use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
-use sat_core::{Aabb, Pose, Shape, cast_ray, contains_point, overlap, project_point, sweep};
+use sat_core::{Aabb, Hit, Pose, Shape, cast_ray, contains_point, overlap, project_point, sweep};
 
 use super::filter::SpatialQueryFilter;
-use super::hits::{Best, Nearest, PointProjection, RayHitData, ShapeHitData, before};
+use super::hits::{Best, Nearest, PointProjection, Ranked, RayHitData, ShapeHitData, before};
 use super::index::Grid;
 use crate::components::ConvexCollider;
 use crate::step::StepState;
@@ -335,18 +335,13 @@ impl SpatialQuery<'_, '_> {
         filter: &SpatialQueryFilter,
         also: Option<Entity>,
     ) -> Option<ShapeHitData> {
-        let mut best = Best(None);
-        self.shape_walk(
-            shape,
-            origin,
-            rotation,
-            direction,
-            max_distance,
-            filter,
-            also,
-            |hit| best.offer(hit),
-        );
-        best.0
+        let mut best: Best<Candidate> = Best(None);
+        let placed = place(shape, origin, rotation)?;
+        self.shape_walk(&placed, direction, max_distance, filter, also, |hit| {
+            best.offer(hit)
+        });
+        // Where they touch, for the nearest hit only.
+        best.0.map(|c| c.finish(&placed, &self.state.bodies))
     }
 
     /// Every collider `shape` touches along the cast of [`SpatialQuery::cast_shape`], up to
@@ -422,42 +417,30 @@ impl SpatialQuery<'_, '_> {
             from,
             max: max_hits,
         };
-        if max_hits == 0 {
+        let Some(placed) = place(shape, origin, rotation).filter(|_| max_hits > 0) else {
             return;
-        }
-        self.shape_walk(
-            shape,
-            origin,
-            rotation,
-            direction,
-            max_distance,
-            filter,
-            also,
-            |hit| nearest.offer(hit),
-        );
+        };
+        let bodies = &self.state.bodies;
+        self.shape_walk(&placed, direction, max_distance, filter, also, |hit| {
+            nearest.offer(hit.finish(&placed, bodies))
+        });
     }
 
-    /// Offers every hit of the shape cast to `offer`, which returns the distance within which
-    /// it has all it wants.
-    #[allow(clippy::too_many_arguments)]
+    /// Offers every hit of `placed` cast along `direction` to `offer`, which returns the
+    /// distance within which it has all it wants.
     fn shape_walk(
         &self,
-        shape: &ConvexCollider,
-        origin: Vec2,
-        rotation: f32,
+        placed: &Shape,
         direction: Dir2,
         max_distance: f32,
         filter: &SpatialQueryFilter,
         also: Option<Entity>,
-        mut offer: impl FnMut(ShapeHitData) -> f32,
+        mut offer: impl FnMut(Candidate) -> f32,
     ) {
         let direction = *direction;
         if !usable_reach(direction, max_distance) {
             return;
         }
-        let Some(placed) = place(shape, origin, rotation) else {
-            return;
-        };
         let start = placed.aabb();
         let ready = self.ready();
         let grid = &ready.cached.grid;
@@ -477,15 +460,15 @@ impl SpatialQuery<'_, '_> {
             }
             let reach = exit.min(max_distance).max(0.0);
             let motion = direction * reach;
-            let body = &ready.bodies[i as usize].shape;
-            if let Some(hit) = sweep(&placed, body, motion) {
+            if let Some(hit) = sweep(placed, &ready.bodies[i as usize].shape, motion) {
                 let distance = (hit.toi * reach).min(max_distance);
                 if distance <= done && self.alive(entry.entity) {
-                    done = offer(ShapeHitData {
+                    done = offer(Candidate {
                         entity: entry.entity,
                         distance,
-                        point: hit.point(&placed, body, motion),
-                        normal: -hit.normal,
+                        body: i,
+                        hit,
+                        motion,
                     });
                 }
             }
@@ -665,6 +648,40 @@ impl SpatialQuery<'_, '_> {
     }
 }
 
+/// A hit of a shape cast, before the point where they touch is worked out (only for the hits
+/// kept).
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    entity: Entity,
+    distance: f32,
+    /// The index of the body hit.
+    body: u32,
+    hit: Hit,
+    /// The motion swept.
+    motion: Vec2,
+}
+
+impl Ranked for Candidate {
+    fn key(&self) -> (f32, Entity) {
+        (self.distance, self.entity)
+    }
+}
+
+impl Candidate {
+    /// The hit, with where `placed` touches the body.
+    fn finish(&self, placed: &Shape, bodies: &[Body]) -> ShapeHitData {
+        let point = bodies.get(self.body as usize).map_or(Vec2::NAN, |body| {
+            self.hit.point(placed, &body.shape, self.motion)
+        });
+        ShapeHitData {
+            entity: self.entity,
+            distance: self.distance,
+            point,
+            normal: -self.hit.normal,
+        }
+    }
+}
+
 /// Whether a cast along `direction` by `max_distance` can be made: both finite, the distance
 /// not negative.
 fn usable_reach(direction: Vec2, max_distance: f32) -> bool {
@@ -688,31 +705,18 @@ fn place(shape: &ConvexCollider, origin: Vec2, rotation: f32) -> Option<Shape> {
         .ok()
 }
 
-/// The round-off allowed around a box by the quick rejections below, which must never reject
-/// what the exact tests (in f64) would accept.
-fn slack(aabb: &Aabb) -> f32 {
-    (aabb
-        .min
-        .abs()
-        .max_element()
-        .max(aabb.max.abs().max_element())
-        + 1.0)
-        * 1.0e-5
-}
-
-/// Whether the ray may meet the box (slightly grown): the slab test.
+/// Whether the ray may meet the box (an entry's box, grown beyond round-off): the slab test.
 fn ray_meets_box(origin: Vec2, direction: Vec2, reach: f32, aabb: &Aabb) -> bool {
     let start = Aabb {
         min: origin,
         max: origin,
     };
-    box_path(&start, direction, &aabb.grown(slack(aabb))).is_some_and(|(enter, _)| enter <= reach)
+    box_path(&start, direction, aabb).is_some_and(|(enter, _)| enter <= reach)
 }
 
 /// The interval of distances along `direction` (unit) at which box `moving`, moved that far,
-/// overlaps box `still` (slightly grown); `None` if never at a distance of 0 or more.
+/// overlaps box `still`; `None` if never at a distance of 0 or more.
 fn box_path(moving: &Aabb, direction: Vec2, still: &Aabb) -> Option<(f32, f32)> {
-    let still = still.grown(slack(still));
     let (mut enter, mut exit) = (0.0f32, f32::INFINITY);
     for axis in 0..2 {
         let d = direction[axis];

@@ -162,11 +162,20 @@ fn draw_new_colliders(
 #[derive(Component)]
 struct LaserBeam;
 
+/// What [`draw_lasers`] reads of a sentry: its ray, its hits, where it is, and its beam.
+type SentryView = (
+    Entity,
+    &'static RayCaster,
+    &'static RayHits,
+    &'static Transform,
+    Option<&'static Children>,
+);
+
 /// Draws each sentry's laser from its origin to its first hit (or its full reach), as of the
 /// last physics step.
 fn draw_lasers(
     mut commands: Commands,
-    sentries: Query<(Entity, &RayCaster, &RayHits, &Transform, Option<&Children>), With<Sentry>>,
+    sentries: Query<SentryView, With<Sentry>>,
     beams: Query<(), With<LaserBeam>>,
 ) {
     for (sentry, caster, hits, transform, children) in &sentries {

@@ -61,11 +61,12 @@ fn reference_polygon(
         return (None, ambiguous);
     }
     // At each end, every edge whose line passes within `tol` of the point: a corner has two.
+    // (Lines, not segments: next to a very short edge, whose direction is mostly round-off,
+    // the clipping may stop on that edge's line a little beyond its ends.)
     let end = |t: f64| {
         let at = o + d * t;
         let normals = (0..n)
             .filter(|&i| normal(i).dot(at - vs[i]).abs() < tol)
-            .filter(|&i| segment_distance(vs[i], vs[(i + 1) % n], at) < tol)
             .map(normal)
             .collect();
         (t, normals)

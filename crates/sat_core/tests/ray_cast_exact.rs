@@ -179,3 +179,34 @@ fn ray_leaving_from_the_boundary_reports_positive_zero() {
         "{hit:?}"
     );
 }
+
+/// Beside a very short edge, whose direction is mostly the round-off of its corners, the
+/// clipped ray may stop on that edge's line a little beyond its ends: the point stays on the
+/// ray (within the noise of the outline), not moved to the edge's far end. A polygon with an
+/// edge of 8e-4 next to a long one nearly in line with it, turned to many angles, and a ray
+/// aimed at the corner where the long edge starts.
+#[test]
+fn ray_hit_point_stays_on_the_ray_beside_a_very_short_edge() {
+    let v = Vec2::new;
+    let local = ConvexPolygon::new([
+        v(19.073017, 0.0),
+        v(17.07502, -1.1874096),
+        v(17.07535, -1.334883),
+        v(17.075352, -1.3357017),
+        v(17.176283, -8.655842),
+    ])
+    .unwrap();
+    for step in 0..4000 {
+        let pose = Pose::new(Vec2::ZERO, step as f32 * 0.0015, Vec2::ONE);
+        let p = local.transformed(&pose).unwrap();
+        let corner = p.vertices()[1];
+        for solid in [true, false] {
+            let hit = cast_ray(&p, Vec2::ZERO, corner, 100.0, solid).unwrap();
+            assert!(
+                (hit.distance - corner.length()).abs() < 1e-3,
+                "{step}: {hit:?}"
+            );
+            assert!(hit.point.distance(corner) < 1e-3, "{step}: {hit:?}");
+        }
+    }
+}

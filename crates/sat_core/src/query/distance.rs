@@ -28,8 +28,10 @@ pub struct ShapeDistance {
 }
 
 /// The distance between two shapes (in the same frame) and their closest points, or `None`
-/// when they overlap or touch, as [`overlap`](crate::overlap) decides (so the two always
-/// agree; use [`collide`](crate::collide) for the depth of an overlap).
+/// when they overlap or touch, as [`overlap`](crate::overlap) decides (use
+/// [`collide`](crate::collide) for the depth of an overlap). The one other `None`: shapes
+/// that `overlap` finds a hair apart but whose closest points coincide exactly in `f64`, where
+/// no normal exists.
 ///
 /// Exact (computed in `f64`): for two polygons, the point of their Minkowski difference
 /// nearest to the origin, walking its `n + m` edges once (`O(n + m)`, so it stays cheap for

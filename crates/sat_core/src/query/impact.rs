@@ -1,8 +1,8 @@
 //! [`Hit::point`]: where a sweep's shapes touch at the time of impact.
 //!
 //! Computed on demand rather than by every [`sweep`](crate::sweep): the physics step sweeps
-//! many pairs and needs only the time and the normal, and finding the touching features
-//! costs about as much again as the sweep itself for a pair of boxes.
+//! many pairs and needs only the time and the normal, and finding the touching features is a
+//! second pass over both shapes that it would pay for nothing.
 
 use glam::Vec2;
 

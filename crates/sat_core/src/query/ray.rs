@@ -19,7 +19,8 @@ pub struct RayHit {
     /// The outward unit normal of the surface at the hit (for a polygon, always one of its
     /// edge normals). For a solid ray starting inside, see [`cast_ray`].
     pub normal: Vec2,
-    /// The hit point, on the shape's boundary (for a solid ray starting inside: the origin).
+    /// The hit point, on the shape's boundary up to round-off (for a solid ray starting inside:
+    /// the origin).
     pub point: Vec2,
 }
 
@@ -204,7 +205,7 @@ fn polygon_span(p: &ConvexPolygon, ray: &Ray) -> Option<Span> {
     let end = |t: f64, i: usize| End {
         t,
         normal: p.normals[i],
-        point: on_edge(ray, t, vertices[i], vertices[(i + 1) % n]),
+        point: on_edge(ray, t, vertices[i], vertices[(i + 1) % n], p.bound),
     };
     Some(Span {
         enter: end(t_in, edge_in),
@@ -212,12 +213,21 @@ fn polygon_span(p: &ConvexPolygon, ray: &Ray) -> Option<Span> {
     })
 }
 
-/// The point of the ray at `t`, moved onto the edge `start → end` that it crosses there: the
-/// same point up to round-off, but on the boundary even when the ray comes from far away and
-/// its own round-off is larger than the shape.
-fn on_edge(ray: &Ray, t: f64, start: Vec2, end: Vec2) -> Vec2 {
-    let (start, edge) = (start.as_dvec2(), (end - start).as_dvec2());
+/// The point of the ray at `t`, where it crosses the line of the edge `start → end`.
+///
+/// That point is as precise as the polygon's own `f32` corners while the ray's reach is within
+/// 2^26 times the polygon's size (the `f64` round-off of the ray is then below the corners'
+/// `f32` round-off), and it is taken as is: near a very short edge, whose direction is mostly
+/// the round-off of its corners, the line may cross a little beyond the edge's ends. A ray
+/// from farther away has more round-off than the shape's size, so its point is moved onto the
+/// edge, to stay on the boundary.
+fn on_edge(ray: &Ray, t: f64, start: Vec2, end: Vec2, bound: f32) -> Vec2 {
     let at = ray.origin + ray.direction * t;
+    let reach = ray.origin.abs().max_element() + (ray.direction * t).abs().max_element();
+    if reach <= f64::from(bound.max(1.0)) * f64::from(1u32 << 26) {
+        return at.as_vec2();
+    }
+    let (start, edge) = (start.as_dvec2(), (end - start).as_dvec2());
     let along = ((at - start).dot(edge) / edge.length_squared()).clamp(0.0, 1.0);
     (start + edge * along).as_vec2()
 }

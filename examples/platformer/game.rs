@@ -24,6 +24,11 @@ pub const JUMP_BUFFER: f32 = 0.12;
 pub const PLAYER_SIZE: Vec2 = Vec2::new(24.0, 32.0);
 /// Where the player starts.
 pub const START: Vec2 = Vec2::new(0.0, 16.0);
+/// How far below the player's feet the ground probe looks (a short shape cast).
+pub const GROUND_PROBE: f32 = 4.0;
+/// Where the sentry's laser starts, on the left wall, and how far it reaches.
+pub const SENTRY: Vec2 = Vec2::new(-344.0, 120.0);
+pub const LASER_REACH: f32 = 2000.0;
 
 /// What the player asks for this frame, from the keyboard (or a script).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
@@ -66,6 +71,11 @@ pub struct Hazard;
 /// Touching it moves the player's respawn point here.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Checkpoint;
+
+/// A sentry on a wall: its laser (a [`RayCaster`]) stops at the first thing in its way, and
+/// sends the player home when that is the player.
+#[derive(Component)]
+pub struct Sentry;
 
 /// The end of the level.
 #[derive(Component, Debug, Clone, Copy)]
@@ -128,7 +138,8 @@ impl Plugin for GamePlugin {
         .add_systems(
             FixedPostUpdate,
             (touch_things, respawn_crushed).after(SatSystems::Writeback),
-        );
+        )
+        .add_systems(FixedPostUpdate, sentry_lasers.after(SatSystems::Casters));
     }
 }
 
@@ -247,6 +258,19 @@ pub fn spawn_level(mut commands: Commands, mut score: ResMut<Score>) {
         .id();
     coin(c, Vec2::new(160.0, 24.0));
     coin(c, Vec2::new(260.0, 24.0));
+    // Behind the start, a sentry on the wall whose laser passes over the crates and stops at a
+    // floating block: jump under it and you are sent home.
+    block(c, -150.0, 60.0, -120.0, 200.0, STONE);
+    c.spawn((
+        ConvexCollider::rectangle(16.0, 16.0),
+        Mighty,
+        Sentry,
+        RayCaster::new(Vec2::new(8.0, 0.0), Dir2::X)
+            .with_max_distance(LASER_REACH)
+            .with_filter(SpatialQueryFilter::default().without_sensors()),
+        Transform::from_translation(SENTRY.extend(0.5)),
+        Paint(HAZARD),
+    ));
     // B: a 30° slope up, a plateau, and down again.
     let rise = 200.0 * 30f32.to_radians().tan();
     ramp(c, 840.0, 1040.0, 0.0, rise, true);
@@ -342,6 +366,7 @@ pub fn spawn_level(mut commands: Commands, mut score: ResMut<Score>) {
                 coyote: 0.0,
                 jump_buffer: 0.0,
             },
+            ground_probe(),
             Transform::from_translation(START.extend(2.0)),
             Paint(PLAYER),
         ))
@@ -358,18 +383,47 @@ pub fn spawn_level(mut commands: Commands, mut score: ResMut<Score>) {
     });
 }
 
-/// Input to velocity: run, jump from the floor (with coyote time, buffering and a short hop
-/// when released early), drop through one-way platforms with down + jump.
+/// The player's ground check: a thin box across its feet, 1 unit above their bottom, cast
+/// down [`GROUND_PROBE`] units, past sensors (coins, checkpoints, spikes).
+fn ground_probe() -> ShapeCaster {
+    let origin = Vec2::new(0.0, -PLAYER_SIZE.y / 2.0 + 2.0);
+    ShapeCaster::new(
+        ConvexCollider::rectangle(PLAYER_SIZE.x - 4.0, 2.0),
+        origin,
+        Dir2::NEG_Y,
+    )
+    .with_max_distance(GROUND_PROBE)
+    .with_filter(SpatialQueryFilter::default().without_sensors())
+}
+
+/// Whether the ground probe found a floor below the feet: a surface facing up (within 50° of
+/// vertical) that the feet are not already inside, while not moving up.
+fn on_ground(hits: &ShapeHits, velocity: Vec2) -> bool {
+    velocity.y <= 0.0
+        && hits
+            .iter()
+            .any(|hit| hit.distance > 0.0 && hit.normal.y >= 50f32.to_radians().cos())
+}
+
+/// Input to velocity: run, jump from the ground (with coyote time from the ground probe,
+/// buffering and a short hop when released early), drop through one-way platforms with
+/// down + jump.
 pub fn control_player(
     time: Res<Time>,
     mut input: ResMut<PlayerInput>,
-    mut players: Query<(Entity, &mut Player, &mut Velocity, &ContactFlags)>,
+    mut players: Query<(
+        Entity,
+        &mut Player,
+        &mut Velocity,
+        &ContactFlags,
+        &ShapeHits,
+    )>,
     one_way: Query<(), With<OneWayPlatform>>,
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
-    for (entity, mut player, mut velocity, flags) in &mut players {
-        player.coyote = if flags.on_floor() {
+    for (entity, mut player, mut velocity, flags, ground) in &mut players {
+        player.coyote = if on_ground(ground, velocity.0) {
             COYOTE_TIME
         } else {
             (player.coyote - dt).max(0.0)
@@ -472,6 +526,23 @@ pub fn touch_things(
             if goal {
                 score.complete = true;
             }
+        }
+    }
+}
+
+/// A sentry whose laser's first hit is the player sends them home.
+pub fn sentry_lasers(
+    sentries: Query<&RayHits, With<Sentry>>,
+    mut players: Query<(&Player, &mut Transform, &mut Velocity)>,
+    mut score: ResMut<Score>,
+) {
+    for hits in &sentries {
+        let Some(first) = hits.iter().next() else {
+            continue;
+        };
+        if let Ok((player, mut transform, mut velocity)) = players.get_mut(first.entity) {
+            score.deaths += 1;
+            send_home(&mut transform, &mut velocity, player);
         }
     }
 }

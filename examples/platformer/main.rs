@@ -26,7 +26,7 @@ use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
 
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
-use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score};
+use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score, Sentry};
 
 /// Command-line options.
 #[derive(Resource, Debug, Clone, Default)]
@@ -101,6 +101,7 @@ fn main() -> AppExit {
             read_keyboard,
             toggle_debug,
             draw_new_colliders,
+            draw_lasers,
             follow_player,
             update_hud,
         ),
@@ -154,6 +155,62 @@ fn draw_new_colliders(
             .build(),
         };
         commands.entity(entity).insert(shape);
+    }
+}
+
+/// A sentry's laser beam, drawn from its ray's hits.
+#[derive(Component)]
+struct LaserBeam;
+
+/// What [`draw_lasers`] reads of a sentry: its ray, its hits, where it is, and its beam.
+type SentryView = (
+    Entity,
+    &'static RayCaster,
+    &'static RayHits,
+    &'static Transform,
+    Option<&'static Children>,
+);
+
+/// Draws each sentry's laser from its origin to its first hit (or its full reach), as of the
+/// last physics step.
+fn draw_lasers(
+    mut commands: Commands,
+    sentries: Query<SentryView, With<Sentry>>,
+    beams: Query<(), With<LaserBeam>>,
+) {
+    for (sentry, caster, hits, transform, children) in &sentries {
+        let Some((origin, direction)) = caster.world_ray(transform) else {
+            continue;
+        };
+        let end = hits.iter().next().map_or(
+            origin + direction * caster.max_distance.min(game::LASER_REACH),
+            |hit| hit.point,
+        );
+        // In the sentry's frame: the beam is its child.
+        let to_local = transform.compute_affine().inverse();
+        let local = |p: Vec2| to_local.transform_point3(p.extend(0.0)).truncate();
+        let (from, to) = (local(origin), local(end));
+        let beam = ShapeBuilder::with(&shapes::Line(from, to))
+            .stroke((Color::srgb(1.0, 0.15, 0.2), 3.0))
+            .build();
+        let existing = children
+            .into_iter()
+            .flatten()
+            .copied()
+            .find(|child| beams.contains(*child));
+        match existing {
+            Some(child) => {
+                commands.entity(child).insert(beam);
+            }
+            None => {
+                commands.spawn((
+                    LaserBeam,
+                    beam,
+                    Transform::from_xyz(0.0, 0.0, 0.5),
+                    ChildOf(sentry),
+                ));
+            }
+        }
     }
 }
 

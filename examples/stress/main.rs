@@ -12,8 +12,13 @@
 //!
 //! `--stages` (bevy_sat only, not part of the shared options) also prints the median time of
 //! each of the plugin's system sets to stderr.
+//!
+//! `--queries [--answers DIR]` runs the spatial-query benchmark instead of timing steps (see
+//! `queries.rs`): after the warm-up steps, 10,000 rays, shape casts and point queries.
 
 mod harness;
+mod queries;
+mod sat_queries;
 mod scene;
 mod stages;
 
@@ -32,10 +37,17 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    let (args, run_queries, answers) = queries::take_flags(args);
     let by_stage = args.iter().any(|a| a == "--stages");
     let options = Options::from_args(args.into_iter().filter(|a| a != "--stages"))
         .unwrap_or_else(|error| harness::usage_exit("stress", &error));
     let mut app = build_app(&options);
+    if run_queries {
+        harness::warm_up(&mut app, options.warmup);
+        let scene = scene::stress_scene(options.bodies, options.seed);
+        sat_queries::run(&mut app, &options, &scene, answers.as_deref());
+        return;
+    }
     if by_stage {
         stages::add_timers(&mut app);
     }
@@ -87,35 +99,44 @@ fn build_app(options: &Options) -> App {
     let scene = scene::stress_scene(options.bodies, options.seed);
     app.insert_resource(WorldHalfExtent(scene.half_extent));
     let detect = options.mode == "detect";
+    let mut ids = sat_queries::SceneIds::default();
     let world = app.world_mut();
-    for body in scene.bodies {
-        let collider = match body.shape {
-            SceneShape::Box { width, height } => ConvexCollider::rectangle(width, height),
-            SceneShape::Regular { sides, radius } => {
-                ConvexCollider::regular_polygon(sides as usize, radius)
-            }
-            SceneShape::Convex { points } => {
-                match ConvexCollider::convex_polygon(points.iter().map(|p| Vec2::from(*p))) {
-                    Ok(collider) => collider,
-                    Err(error) => {
-                        eprintln!("stress: skipping an invalid random polygon: {error}");
-                        continue;
-                    }
-                }
+    for (index, body) in scene.bodies.into_iter().enumerate() {
+        let collider = match collider_of(&body.shape) {
+            Ok(collider) => collider,
+            Err(error) => {
+                eprintln!("stress: skipping an invalid random polygon: {error}");
+                continue;
             }
         };
         let transform = Transform::from_xyz(body.position[0], body.position[1], 0.0);
-        if body.moving {
+        let entity = if body.moving {
             let mut entity =
                 world.spawn((collider, Weak, transform, Velocity(body.velocity.into())));
             if detect {
                 entity.insert(Sensor);
             }
+            entity.id()
         } else {
-            world.spawn((collider, Mighty, transform));
+            world.spawn((collider, Mighty, transform)).id()
+        };
+        ids.0.insert(entity, index);
+    }
+    app.insert_resource(ids);
+    app
+}
+
+/// The collider of a scene shape.
+fn collider_of(shape: &SceneShape) -> Result<ConvexCollider, PolygonError> {
+    match shape {
+        SceneShape::Box { width, height } => Ok(ConvexCollider::rectangle(*width, *height)),
+        SceneShape::Regular { sides, radius } => {
+            Ok(ConvexCollider::regular_polygon(*sides as usize, *radius))
+        }
+        SceneShape::Convex { points } => {
+            ConvexCollider::convex_polygon(points.iter().map(|p| Vec2::from(*p)))
         }
     }
-    app
 }
 
 fn reflect_at_walls(

@@ -37,15 +37,31 @@ mod scene;
 #[path = "../../../examples/stress/harness.rs"]
 mod harness;
 
+// The spatial-query benchmark's query list, shared verbatim like the scene.
+#[rustfmt::skip]
+#[path = "../../../examples/stress/queries.rs"]
+mod queries;
+
+#[path = "../queries/avian.rs"]
+mod engine_queries;
+
 use avian2d::prelude::*;
 use bevy::prelude::*;
 use harness::{Started, Steps, WorldHalfExtent};
 use scene::{Options, SceneShape};
 
 fn main() {
-    let options = Options::from_args(std::env::args().skip(1))
+    let (args, run_queries, answers) = queries::take_flags(std::env::args().skip(1).collect());
+    let options = Options::from_args(args)
         .unwrap_or_else(|error| harness::usage_exit("stress_avian", &error));
     let mut app = build_app(&options);
+    if run_queries {
+        // `--queries [--answers DIR]`: the spatial-query benchmark after the warm-up steps.
+        harness::warm_up(&mut app, options.warmup);
+        let scene = scene::stress_scene(options.bodies, options.seed);
+        engine_queries::run(&mut app, &options, &scene, answers.as_deref());
+        return;
+    }
     let mut times = harness::run(&mut app, options.warmup, options.steps);
     let (median, mean) = scene::median_and_mean(&mut times);
 
@@ -110,45 +126,53 @@ fn build_app(options: &Options) -> App {
     app.insert_resource(WorldHalfExtent(scene.half_extent));
     let world = app.world_mut();
     let mut skipped = 0;
-    for body in scene.bodies {
-        let collider = match body.shape {
-            SceneShape::Box { width, height } => Collider::rectangle(width, height),
-            SceneShape::Regular { sides, radius } => {
-                Collider::convex_hull(harness::regular_polygon_points(sides, radius))
-                    .expect("a regular polygon has a convex hull")
-            }
-            SceneShape::Convex { points } => {
-                match Collider::convex_hull(points.iter().map(|p| Vec2::from(*p)).collect()) {
-                    Some(collider) => collider,
-                    None => {
-                        skipped += 1;
-                        continue;
-                    }
-                }
+    let mut ids = engine_queries::SceneIds::default();
+    for (index, body) in scene.bodies.into_iter().enumerate() {
+        let collider = match collider_of(&body.shape) {
+            Some(collider) => collider,
+            None => {
+                skipped += 1;
+                continue;
             }
         };
         let transform = Transform::from_xyz(body.position[0], body.position[1], 0.0);
-        if body.moving {
+        let entity = if body.moving {
             world.spawn((
                 RigidBody::Kinematic,
                 collider,
                 transform,
                 LinearVelocity(Vec2::from(body.velocity)),
                 CollisionEventsEnabled,
-            ));
+            ))
         } else {
             world.spawn((
                 RigidBody::Static,
                 collider,
                 transform,
                 CollisionEventsEnabled,
-            ));
+            ))
         }
+        .id();
+        ids.0.insert(entity, index);
     }
     if skipped > 0 {
         eprintln!("stress_avian: skipped {skipped} random polygons without a convex hull");
     }
+    app.insert_resource(ids);
     app
+}
+
+/// The collider of a scene shape; `None` for a random polygon without a convex hull.
+fn collider_of(shape: &SceneShape) -> Option<Collider> {
+    match shape {
+        SceneShape::Box { width, height } => Some(Collider::rectangle(*width, *height)),
+        SceneShape::Regular { sides, radius } => {
+            Collider::convex_hull(harness::regular_polygon_points(*sides, *radius))
+        }
+        SceneShape::Convex { points } => {
+            Collider::convex_hull(points.iter().map(|p| Vec2::from(*p)).collect())
+        }
+    }
 }
 
 /// The reflection rule, before physics, on avian's `Position` and `LinearVelocity`.

@@ -38,6 +38,14 @@ mod scene;
 #[path = "../../../examples/stress/harness.rs"]
 mod harness;
 
+// The spatial-query benchmark's query list, shared verbatim like the scene.
+#[rustfmt::skip]
+#[path = "../../../examples/stress/queries.rs"]
+mod queries;
+
+#[path = "../queries/rapier.rs"]
+mod engine_queries;
+
 use bevy::prelude::*;
 use bevy_rapier2d::prelude::*;
 use bevy_rapier2d::rapier::dynamics::IntegrationParameters;
@@ -46,9 +54,17 @@ use harness::{Started, Steps, WorldHalfExtent};
 use scene::{Options, SceneShape};
 
 fn main() {
-    let options = Options::from_args(std::env::args().skip(1))
+    let (args, run_queries, answers) = queries::take_flags(std::env::args().skip(1).collect());
+    let options = Options::from_args(args)
         .unwrap_or_else(|error| harness::usage_exit("stress_rapier", &error));
     let mut app = build_app(&options);
+    if run_queries {
+        // `--queries [--answers DIR]`: the spatial-query benchmark after the warm-up steps.
+        harness::warm_up(&mut app, options.warmup);
+        let scene = scene::stress_scene(options.bodies, options.seed);
+        engine_queries::run(&mut app, &options, &scene, answers.as_deref());
+        return;
+    }
     let mut times = harness::run(&mut app, options.warmup, options.steps);
     let (median, mean) = scene::median_and_mean(&mut times);
 
@@ -145,22 +161,13 @@ fn build_app(options: &Options) -> App {
     let collision_types =
         ActiveCollisionTypes::all().difference(ActiveCollisionTypes::STATIC_STATIC);
     let mut skipped = 0;
-    for body in scene.bodies {
-        let collider = match body.shape {
-            SceneShape::Box { width, height } => Collider::cuboid(width * 0.5, height * 0.5),
-            SceneShape::Regular { sides, radius } => {
-                Collider::convex_hull(&harness::regular_polygon_points(sides, radius))
-                    .expect("a regular polygon has a convex hull")
-            }
-            SceneShape::Convex { points } => {
-                let points: Vec<Vec2> = points.iter().map(|p| Vec2::from(*p)).collect();
-                match Collider::convex_hull(&points) {
-                    Some(collider) => collider,
-                    None => {
-                        skipped += 1;
-                        continue;
-                    }
-                }
+    let mut ids = engine_queries::SceneIds::default();
+    for (index, body) in scene.bodies.into_iter().enumerate() {
+        let collider = match collider_of(&body.shape) {
+            Some(collider) => collider,
+            None => {
+                skipped += 1;
+                continue;
             }
         };
         let transform = Transform::from_xyz(body.position[0], body.position[1], 0.0);
@@ -170,20 +177,37 @@ fn build_app(options: &Options) -> App {
             collision_types,
             ActiveEvents::COLLISION_EVENTS,
         );
-        if body.moving {
+        let entity = if body.moving {
             world.spawn((
                 RigidBody::KinematicVelocityBased,
                 Velocity::linear(Vec2::from(body.velocity)),
                 common,
-            ));
+            ))
         } else {
-            world.spawn((RigidBody::Fixed, common));
+            world.spawn((RigidBody::Fixed, common))
         }
+        .id();
+        ids.0.insert(entity, index);
     }
     if skipped > 0 {
         eprintln!("stress_rapier: skipped {skipped} random polygons without a convex hull");
     }
+    app.insert_resource(ids);
     app
+}
+
+/// The collider of a scene shape; `None` for a random polygon without a convex hull.
+fn collider_of(shape: &SceneShape) -> Option<Collider> {
+    match shape {
+        SceneShape::Box { width, height } => Some(Collider::cuboid(width * 0.5, height * 0.5)),
+        SceneShape::Regular { sides, radius } => {
+            Collider::convex_hull(&harness::regular_polygon_points(*sides, *radius))
+        }
+        SceneShape::Convex { points } => {
+            let points: Vec<Vec2> = points.iter().map(|p| Vec2::from(*p)).collect();
+            Collider::convex_hull(&points)
+        }
+    }
 }
 
 /// The reflection rule, before physics, on the `Transform` rapier writes back and `Velocity`.

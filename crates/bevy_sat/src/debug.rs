@@ -1,12 +1,14 @@
 //! [`SatDebugPlugin`] (feature `debug`): gizmo outlines, AABBs, contact points, normals and MTV
-//! arrows. Needs Bevy's gizmo rendering in the app (`bevy_gizmos_render`).
+//! arrows, and the rays and shapes of the casters with their hits. Needs Bevy's gizmo rendering
+//! in the app (`bevy_gizmos_render`).
 
 use bevy::color::palettes::css;
 use bevy::prelude::*;
-use sat_core::Shape;
+use sat_core::{Pose, Shape};
 
 use crate::components::{ConvexCollider, Mighty, Sensor, Weak};
 use crate::contacts::Contacts;
+use crate::query::{RayCaster, RayHits, ShapeCaster, ShapeHits};
 use crate::step::body::pose_of;
 
 /// Draws what the collision system sees, every frame, with gizmos.
@@ -29,6 +31,9 @@ pub struct SatDebugConfig {
     pub contacts: bool,
     /// Length in world units of a drawn normal.
     pub normal_length: f32,
+    /// [`RayCaster`] rays (up to their first hit) and [`ShapeCaster`] shapes (where they start
+    /// and where they first touch), with their hit points and normals.
+    pub casters: bool,
 }
 
 impl Default for SatDebugConfig {
@@ -39,6 +44,7 @@ impl Default for SatDebugConfig {
             aabbs: false,
             contacts: true,
             normal_length: 12.0,
+            casters: true,
         }
     }
 }
@@ -49,7 +55,7 @@ impl Plugin for SatDebugPlugin {
             .init_resource::<SatDebugConfig>()
             .add_systems(
                 PostUpdate,
-                draw_colliders.after(TransformSystems::Propagate),
+                (draw_colliders, draw_casters).after(TransformSystems::Propagate),
             );
     }
 }
@@ -89,15 +95,7 @@ fn draw_colliders(
             _ => css::WHITE,
         };
         if config.outlines {
-            match shape {
-                Shape::Polygon(p) => {
-                    let v = p.vertices();
-                    gizmos.linestrip_2d(v.iter().copied().chain(v.first().copied()), color);
-                }
-                Shape::Circle(c) => {
-                    gizmos.circle_2d(Isometry2d::from_translation(c.center()), c.radius(), color);
-                }
-            }
+            outline(&mut gizmos, &shape, color);
         }
         if config.aabbs {
             let aabb = shape.aabb();
@@ -118,6 +116,79 @@ fn draw_colliders(
                     gizmos.arrow_2d(point, point + c.mtv(), css::FUCHSIA);
                 }
             }
+        }
+    }
+}
+
+/// Draws a placed shape's outline.
+fn outline(gizmos: &mut Gizmos, shape: &Shape, color: impl Into<Color>) {
+    match shape {
+        Shape::Polygon(p) => {
+            let v = p.vertices();
+            gizmos.linestrip_2d(v.iter().copied().chain(v.first().copied()), color);
+        }
+        Shape::Circle(c) => {
+            gizmos.circle_2d(Isometry2d::from_translation(c.center()), c.radius(), color);
+        }
+    }
+}
+
+/// How far an unbounded cast is drawn when it hits nothing.
+const UNBOUNDED_DRAW_LENGTH: f32 = 10_000.0;
+
+/// Draws the casters as of the last step: each ray up to its first hit (or its reach), each
+/// cast shape where it starts and where it first touches, and every hit point with its normal.
+fn draw_casters(
+    config: Res<SatDebugConfig>,
+    rays: Query<(&RayCaster, &RayHits, &Transform)>,
+    shapes: Query<(&ShapeCaster, &ShapeHits, &Transform)>,
+    mut gizmos: Gizmos,
+) {
+    if !config.enabled || !config.casters {
+        return;
+    }
+    let hit_mark = |gizmos: &mut Gizmos, point: Vec2, normal: Vec2| {
+        gizmos.cross_2d(Isometry2d::from_translation(point), 3.0, css::RED);
+        gizmos.arrow_2d(point, point + normal * config.normal_length, css::ORANGE);
+    };
+    for (caster, hits, transform) in &rays {
+        let Some((origin, direction)) = caster.world_ray(transform) else {
+            continue;
+        };
+        let length = hits
+            .iter()
+            .next()
+            .map_or(caster.max_distance.min(UNBOUNDED_DRAW_LENGTH), |first| {
+                first.distance
+            });
+        gizmos.line_2d(origin, origin + direction * length, css::AQUA);
+        for hit in hits.iter() {
+            hit_mark(&mut gizmos, hit.point, hit.normal);
+        }
+    }
+    for (caster, hits, transform) in &shapes {
+        let Some((origin, rotation, direction)) = caster.world_cast(transform) else {
+            continue;
+        };
+        let length = hits
+            .iter()
+            .next()
+            .map_or(caster.max_distance.min(UNBOUNDED_DRAW_LENGTH), |first| {
+                first.distance
+            });
+        let end = origin + direction * length;
+        for at in [origin, end] {
+            if let Ok(shape) = caster
+                .shape
+                .shape()
+                .transformed(&Pose::new(at, rotation, Vec2::ONE))
+            {
+                outline(&mut gizmos, &shape, css::AQUA);
+            }
+        }
+        gizmos.line_2d(origin, end, css::AQUA);
+        for hit in hits.iter() {
+            hit_mark(&mut gizmos, hit.point, hit.normal);
         }
     }
 }

@@ -6,7 +6,9 @@
 //! [`Weak`] or [`Sensor`] — and read [`ContactFlags`], [`Contacts`] and the
 //! [`CollisionStarted`], [`CollisionEnded`] and [`Crushed`] events. [`OneWayPlatform`] and
 //! [`DropThrough`] make jump-through platforms, [`CollisionLayers`] filters pairs, [`SatConfig`]
-//! holds the settings and [`SatSystems`] the step's system sets. The geometry is [`sat_core`],
+//! holds the settings and [`SatSystems`] the step's system sets. [`SpatialQuery`] casts rays
+//! and shapes against the colliders as the step placed them; [`RayCaster`] and [`ShapeCaster`]
+//! do it every step. The geometry is [`sat_core`],
 //! re-exported as [`geometry`]; everything a game needs is in [`prelude`].
 
 // Library code never unwraps: bad input becomes an `Err` or a logged warning.
@@ -20,6 +22,7 @@ mod debug;
 mod diagnostics;
 mod events;
 mod plugin;
+mod query;
 mod step;
 
 pub use sat_core as geometry;
@@ -34,14 +37,19 @@ pub use contacts::{ContactPair, Contacts};
 pub use debug::{SatDebugConfig, SatDebugPlugin};
 pub use events::{CollisionEnded, CollisionStarted, Crushed};
 pub use plugin::{SatPlugin, SatSystems};
+pub use query::{
+    PointProjection, RayCaster, RayHitData, RayHits, ShapeCaster, ShapeHitData, ShapeHits,
+    SpatialQuery, SpatialQueryFilter,
+};
 pub use sat_core::{Contact, PolygonError};
 
 /// Everything a game needs: `use bevy_sat::prelude::*;`.
 pub mod prelude {
     pub use crate::{
         CollisionEnded, CollisionLayers, CollisionStarted, Contact, ContactFlags, ContactPair,
-        Contacts, ConvexCollider, Crushed, DropThrough, Mighty, OneWayPlatform, PolygonError,
-        SatConfig, SatPlugin, SatSystems, Sensor, Velocity, Weak,
+        Contacts, ConvexCollider, Crushed, DropThrough, Mighty, OneWayPlatform, PointProjection,
+        PolygonError, RayCaster, RayHitData, RayHits, SatConfig, SatPlugin, SatSystems, Sensor,
+        ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

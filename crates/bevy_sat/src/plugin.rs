@@ -13,6 +13,7 @@ use crate::config::SatConfig;
 use crate::contacts::Contacts;
 use crate::diagnostics::{self, MissingColliders};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
+use crate::query::{self, QueryIndex};
 use crate::step::{self, StepState};
 
 /// The stages of one physics step, in order. Each is a public set, so a game can order its own
@@ -33,6 +34,9 @@ pub enum SatSystems {
     /// Contact flags, [`Contacts`], collision events, and the new positions and velocities
     /// written to the entities.
     Writeback,
+    /// [`RayCaster`](crate::RayCaster)s and [`ShapeCaster`](crate::ShapeCaster)s cast against
+    /// the colliders as the step left them, and write their hits.
+    Casters,
 }
 
 /// Adds 2D SAT collision: the components, [`SatConfig`], [`Contacts`], the collision events and
@@ -95,6 +99,7 @@ impl Plugin for SatPlugin {
             .init_resource::<Contacts>()
             .init_resource::<StepState>()
             .init_resource::<MissingColliders>()
+            .init_resource::<QueryIndex>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<Crushed>()
@@ -106,6 +111,7 @@ impl Plugin for SatPlugin {
                     SatSystems::NarrowPhase,
                     SatSystems::Resolve,
                     SatSystems::Writeback,
+                    SatSystems::Casters,
                 )
                     .chain()
                     .before(TransformSystems::Propagate),
@@ -124,6 +130,7 @@ impl Plugin for SatPlugin {
                     )
                         .chain()
                         .in_set(SatSystems::Writeback),
+                    query::run_casters.in_set(SatSystems::Casters),
                 ),
             );
     }

@@ -68,3 +68,59 @@ fn scripted_player_completes_the_level() {
     assert_eq!(score.deaths, 0);
     assert!(score.complete);
 }
+
+/// The game headless, without a script, after its first step.
+fn game() -> App {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SatPlugin::default(), GamePlugin))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .insert_resource(Time::<Fixed>::from_hz(60.0));
+    app.update();
+    app.update();
+    app
+}
+
+#[test]
+fn sentry_laser_stops_at_the_first_wall_and_sends_the_player_home() {
+    let mut app = game();
+    let mut sentries = app
+        .world_mut()
+        .query_filtered::<&RayHits, With<game::Sentry>>();
+    let first = sentries.single(app.world()).unwrap().as_slice()[0];
+    // From the sentry's front (8 units right of its centre) to the floating block's left face
+    // at x = -150, over the crates.
+    assert_eq!(first.distance, -150.0 - (game::SENTRY.x + 8.0));
+    assert_eq!(first.point, Vec2::new(-150.0, game::SENTRY.y));
+    assert_eq!(first.normal, Vec2::NEG_X);
+    // The player put into the beam is sent home.
+    let player = app.world().resource::<Landmarks>().player;
+    app.world_mut()
+        .get_mut::<Transform>(player)
+        .unwrap()
+        .translation = Vec3::new(-200.0, game::SENTRY.y, 2.0);
+    app.update();
+    app.update();
+    let at = app.world().get::<Transform>(player).unwrap().translation;
+    assert_eq!(at.truncate(), game::START, "sent home");
+    assert_eq!(app.world().resource::<Score>().deaths, 1);
+}
+
+#[test]
+fn ground_probe_finds_the_floor_below_the_feet_and_not_in_the_air() {
+    let mut app = game();
+    let player = app.world().resource::<Landmarks>().player;
+    app.update();
+    // Standing at the start: the floor, 1 unit below the probe, facing up.
+    let hits = app.world().get::<ShapeHits>(player).unwrap().clone();
+    let floor = hits.as_slice()[0];
+    assert!((floor.distance - 1.0).abs() < 1e-3, "{floor:?}");
+    assert_eq!(floor.normal, Vec2::Y);
+    // High above the floor: nothing within the probe's reach.
+    app.world_mut()
+        .get_mut::<Transform>(player)
+        .unwrap()
+        .translation
+        .y = 100.0;
+    app.update();
+    assert!(app.world().get::<ShapeHits>(player).unwrap().is_empty());
+}

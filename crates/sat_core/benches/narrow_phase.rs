@@ -7,7 +7,8 @@
 //! - `sat_core/overlap`, `sat_core/collide` (normal, depth and clipped manifold) and
 //!   `sat_core/sweep` (A starting apart and translating into B, first touching at toi 0.5), on
 //!   world-space shapes placed once outside the timed loop, as the plugin does once per body per
-//!   step;
+//!   step; `sat_core/sweep_and_point` adds the contact point at the time of impact
+//!   ([`Hit::point`](sat_core::Hit::point)), which the sweep leaves to callers that ask;
 //! - `parry2d/intersection_test`, `parry2d/contact` (one deepest contact, prediction 0),
 //!   `parry2d/contact_manifolds` (the manifold rapier uses, computed from scratch: the
 //!   manifold's coherence cache is cleared every iteration) and `parry2d/cast_shapes` (the same
@@ -228,6 +229,18 @@ fn bench_pair(c: &mut Criterion, pair: &Pair) {
                 black_box(&pair.b),
                 black_box(pair.motion),
             )
+        })
+    });
+    // The sweep and then its contact point: what a shape cast that reports where it hit pays,
+    // next to the sweep alone above.
+    group.bench_function("sat_core/sweep_and_point", |bencher| {
+        bencher.iter(|| {
+            let (a, b, motion) = (
+                black_box(&pair.a_start),
+                black_box(&pair.b),
+                black_box(pair.motion),
+            );
+            sweep(a, b, motion).map(|hit| hit.point(a, b, motion))
         })
     });
     group.bench_function("parry2d/intersection_test", |bencher| {

@@ -9,7 +9,11 @@
 //! - [`overlap`]: a yes/no test with an early exit;
 //! - [`collide`]: the [`Contact`] — unit `normal` from A to B, `depth`, minimum translation
 //!   vector and one or two contact points from clipping;
-//! - [`sweep`]: the exact time of impact of a translating shape ([`Hit`]);
+//! - [`sweep`]: the exact time of impact of a translating shape ([`Hit`]), and on demand
+//!   where it touches ([`Hit::point`]);
+//! - questions about one shape, for spatial queries: [`cast_ray`] ([`RayHit`]),
+//!   [`contains_point`], [`project_point`] ([`PointProjection`]), [`point_distance`], and
+//!   [`distance`] between two separated shapes ([`ShapeDistance`]);
 //! - [`SweepAndPrune`]: the broad phase.
 //!
 //! ## Conventions

@@ -122,6 +122,9 @@ impl TryFrom<ContactData> for Contact {
 }
 
 /// When a translating shape first touches another: the answer of [`sweep`](crate::sweep).
+///
+/// Where they touch is asked separately, with the same shapes and motion:
+/// [`Hit::point`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Hit {

@@ -1,17 +1,25 @@
-//! The queries between shapes in the same frame: [`overlap`], [`collide`], [`sweep`], and
-//! [`least_overlap_after`] for pairs that only translate.
+//! The queries between shapes in the same frame: [`overlap`], [`collide`], [`sweep`],
+//! [`least_overlap_after`] for pairs that only translate, and [`distance`]; and the questions
+//! about one shape: [`cast_ray`], [`contains_point`], [`project_point`], [`point_distance`].
 
 mod axes;
 mod collide;
 mod contact;
+mod distance;
 mod exit;
+mod impact;
 mod manifold;
 mod overlap;
+mod point;
+mod ray;
 mod sweep;
 
 pub use axes::*;
 pub use collide::*;
 pub use contact::*;
+pub use distance::*;
 pub use exit::*;
 pub use overlap::*;
+pub use point::*;
+pub use ray::*;
 pub use sweep::*;

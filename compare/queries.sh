@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The spatial-query comparison: bevy_sat (examples/stress --queries), avian2d and bevy_rapier2d
+# (this crate's stress_avian / stress_rapier --queries) answer the same 10,000 rays, shape casts
+# and point queries on the stress scene (detect mode, after WARMUP steps). Each round runs the
+# three engines one after the other; the table gives, per query kind, the median over the
+# rounds of each engine's median time per query, and the answers of the last round are
+# compared (compare/queries.py).
+#
+# Environment (defaults in brackets):
+#   NS        bodies to run                  ["16000 64000"]
+#   ROUNDS    rounds per N                   [3]
+#   WARMUP    steps before the queries       [2]
+#   SEED      scene and query seed           [1]
+#   ANSWERS   directory for the answers      [a new temporary directory]
+#   SKIP_BUILD=1, SAT_RELEASE_DIR, COMPARE_TARGET_DIR as in run.sh (the release build of
+#   bevy_sat goes to SAT_RELEASE_DIR [$HOME/.cache/bevy_sat-release]).
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+NS="${NS:-16000 64000}"
+ROUNDS="${ROUNDS:-3}"
+WARMUP="${WARMUP:-2}"
+SEED="${SEED:-1}"
+ANSWERS="${ANSWERS:-$(mktemp -d)}"
+SAT_RELEASE_DIR="${SAT_RELEASE_DIR:-$HOME/.cache/bevy_sat-release}"
+COMPARE_TARGET_DIR="${COMPARE_TARGET_DIR:-$HOME/.cache/bevy_sat-compare-target}"
+
+if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
+    (cd "$root" && CARGO_TARGET_DIR="$SAT_RELEASE_DIR" cargo build --release --example stress)
+    (cd "$here" && CARGO_TARGET_DIR="$COMPARE_TARGET_DIR" cargo build --release --bins)
+fi
+
+lines="$ANSWERS/lines.jsonl"
+: > "$lines"
+for n in $NS; do
+    for _ in $(seq "$ROUNDS"); do
+        args=(--queries --answers "$ANSWERS" --bodies "$n" --warmup "$WARMUP" --steps 1 --mode detect --seed "$SEED")
+        "$SAT_RELEASE_DIR/release/examples/stress" "${args[@]}" >> "$lines"
+        "$COMPARE_TARGET_DIR/release/stress_avian" "${args[@]}" >> "$lines"
+        "$COMPARE_TARGET_DIR/release/stress_rapier" "${args[@]}" >> "$lines"
+    done
+done
+
+python3 - "$lines" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+times, builds = {}, {}
+for r in rows:
+    if r["queries"] == "index_build":
+        builds.setdefault(r["bodies"], []).append((r["build_ms_median"], r["step_ms_median"]))
+    else:
+        times.setdefault((r["bodies"], r["queries"], r["engine"]), []).append(r["us_per_query_median"])
+print("| N | query | bevy_sat µs | avian2d µs | bevy_rapier2d µs | faster peer / bevy_sat |")
+print("|---:|---|---:|---:|---:|---:|")
+ns = sorted({k[0] for k in times})
+for n in ns:
+    for kind in ["rays", "shapes", "points"]:
+        m = {e: statistics.median(times[(n, kind, e)]) for e in ["bevy_sat", "avian2d", "bevy_rapier2d"] if (n, kind, e) in times}
+        peer = min(m.get("avian2d", float("inf")), m.get("bevy_rapier2d", float("inf")))
+        print(f"| {n} | {kind} | {m.get('bevy_sat', float('nan')):.3f} | {m.get('avian2d', float('nan')):.3f} "
+              f"| {m.get('bevy_rapier2d', float('nan')):.3f} | {peer / m['bevy_sat']:.2f} |")
+print()
+print("Growth per 4x N (bevy_sat):", ", ".join(
+    f"{kind} {statistics.median(times[(ns[-1], kind, 'bevy_sat')]) / statistics.median(times[(ns[-2], kind, 'bevy_sat')]):.2f}"
+    for kind in ["rays", "shapes", "points"]) if len(ns) >= 2 else "")
+for n, b in sorted(builds.items()):
+    build = statistics.median(x[0] for x in b)
+    step = statistics.median(x[1] for x in b)
+    print(f"index build at {n}: {build:.3f} ms after a step of {step:.3f} ms ({100 * build / step:.1f}%)")
+PY
+echo
+python3 "$here/queries.py" "$ANSWERS"

@@ -1,0 +1,281 @@
+//! [`RayCaster`] and [`ShapeCaster`]: components that cast every step from their entity's
+//! pose and keep the hits in [`RayHits`] and [`ShapeHits`].
+
+use bevy::prelude::*;
+
+use super::filter::SpatialQueryFilter;
+use super::hits::{RayHitData, ShapeHitData};
+use super::spatial_query::SpatialQuery;
+use crate::components::ConvexCollider;
+use crate::step::body::pose_of;
+
+/// Casts a ray every step from its entity's pose and writes what it hits to [`RayHits`]
+/// (added with it). `origin` and `direction` are in the entity's frame: they turn and move
+/// with its `Transform`. The entity's own collider is ignored unless `ignore_self` is false.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sat::prelude::*;
+///
+/// let laser = RayCaster::new(Vec2::ZERO, Dir2::NEG_X).with_max_distance(400.0);
+/// assert_eq!((laser.max_hits, laser.solid, laser.ignore_self), (1, true, true));
+/// # let mut world = World::new();
+/// let entity = world.spawn((laser, Transform::from_xyz(10.0, 0.0, 0.0))).id();
+/// assert!(world.get::<RayHits>(entity).unwrap().is_empty()); // filled by each step
+/// ```
+#[derive(Component, Clone, Debug, PartialEq)]
+#[require(RayHits, Transform)]
+pub struct RayCaster {
+    /// Where the ray starts, in the entity's frame.
+    pub origin: Vec2,
+    /// Where it points, in the entity's frame.
+    pub direction: Dir2,
+    /// How far it reaches (default `f32::MAX`: unbounded).
+    pub max_distance: f32,
+    /// How many hits to keep, nearest first (default 1).
+    pub max_hits: usize,
+    /// Whether a ray starting inside a collider hits it at once (default true).
+    pub solid: bool,
+    /// Whether the entity's own collider is left out (default true).
+    pub ignore_self: bool,
+    /// Which colliders it considers.
+    pub filter: SpatialQueryFilter,
+}
+
+impl Default for RayCaster {
+    /// From the entity's origin along its +x axis, unbounded.
+    fn default() -> Self {
+        Self::new(Vec2::ZERO, Dir2::X)
+    }
+}
+
+impl RayCaster {
+    /// A caster from `origin` along `direction` (both in the entity's frame), with the
+    /// defaults of every other field.
+    pub fn new(origin: Vec2, direction: Dir2) -> Self {
+        Self {
+            origin,
+            direction,
+            max_distance: f32::MAX,
+            max_hits: 1,
+            solid: true,
+            ignore_self: true,
+            filter: SpatialQueryFilter::default(),
+        }
+    }
+
+    /// With a reach of `max_distance`.
+    pub fn with_max_distance(mut self, max_distance: f32) -> Self {
+        self.max_distance = max_distance;
+        self
+    }
+
+    /// Keeping up to `max_hits` hits.
+    pub fn with_max_hits(mut self, max_hits: usize) -> Self {
+        self.max_hits = max_hits;
+        self
+    }
+
+    /// Solid (`true`) or hollow: see [`SpatialQuery::cast_ray`].
+    pub fn with_solidness(mut self, solid: bool) -> Self {
+        self.solid = solid;
+        self
+    }
+
+    /// Considering only the colliders `filter` accepts.
+    pub fn with_filter(mut self, filter: SpatialQueryFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// The world origin and direction of the ray for an entity at `transform`; `None` if the
+    /// transform cannot place it (not finite, or turned out of the plane).
+    pub fn world_ray(&self, transform: &Transform) -> Option<(Vec2, Dir2)> {
+        let pose = pose_of(transform)?;
+        let origin = pose.translation + pose.rotation.rotate(self.origin);
+        let direction = Dir2::new(pose.rotation.rotate(*self.direction)).ok()?;
+        origin.is_finite().then_some((origin, direction))
+    }
+}
+
+/// Casts a shape every step from its entity's pose and writes what it touches to
+/// [`ShapeHits`] (added with it). `origin`, `rotation` and `direction` are in the entity's
+/// frame. The entity's own collider is ignored unless `ignore_self` is false.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sat::prelude::*;
+///
+/// // A ground probe: the feet's width, 2 units down.
+/// let probe = ShapeCaster::new(ConvexCollider::rectangle(14.0, 2.0), Vec2::new(0.0, -12.0), Dir2::NEG_Y)
+///     .with_max_distance(2.0);
+/// assert_eq!(probe.max_hits, 1);
+/// ```
+#[derive(Component, Clone, Debug, PartialEq)]
+#[require(ShapeHits, Transform)]
+pub struct ShapeCaster {
+    /// The cast shape, in the caster's frame (turned by `rotation` about `origin`).
+    pub shape: ConvexCollider,
+    /// Where the shape starts, in the entity's frame.
+    pub origin: Vec2,
+    /// The shape's rotation in radians, on top of the entity's.
+    pub rotation: f32,
+    /// Where it moves, in the entity's frame.
+    pub direction: Dir2,
+    /// How far it moves (default `f32::MAX`).
+    pub max_distance: f32,
+    /// How many hits to keep, nearest first (default 1).
+    pub max_hits: usize,
+    /// Whether the entity's own collider is left out (default true).
+    pub ignore_self: bool,
+    /// Which colliders it considers.
+    pub filter: SpatialQueryFilter,
+}
+
+impl Default for ShapeCaster {
+    /// A 1 × 1 square from the entity's origin along its +x axis.
+    fn default() -> Self {
+        Self::new(ConvexCollider::default(), Vec2::ZERO, Dir2::X)
+    }
+}
+
+impl ShapeCaster {
+    /// A caster of `shape` from `origin` along `direction` (in the entity's frame), with the
+    /// defaults of every other field.
+    pub fn new(shape: ConvexCollider, origin: Vec2, direction: Dir2) -> Self {
+        Self {
+            shape,
+            origin,
+            rotation: 0.0,
+            direction,
+            max_distance: f32::MAX,
+            max_hits: 1,
+            ignore_self: true,
+            filter: SpatialQueryFilter::default(),
+        }
+    }
+
+    /// Moving by up to `max_distance`.
+    pub fn with_max_distance(mut self, max_distance: f32) -> Self {
+        self.max_distance = max_distance;
+        self
+    }
+
+    /// Keeping up to `max_hits` hits.
+    pub fn with_max_hits(mut self, max_hits: usize) -> Self {
+        self.max_hits = max_hits;
+        self
+    }
+
+    /// Considering only the colliders `filter` accepts.
+    pub fn with_filter(mut self, filter: SpatialQueryFilter) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// The world origin, rotation (radians) and direction of the cast for an entity at
+    /// `transform`; `None` if the transform cannot place it.
+    pub fn world_cast(&self, transform: &Transform) -> Option<(Vec2, f32, Dir2)> {
+        let pose = pose_of(transform)?;
+        let origin = pose.translation + pose.rotation.rotate(self.origin);
+        let direction = Dir2::new(pose.rotation.rotate(*self.direction)).ok()?;
+        let rotation = pose.rotation.to_angle() + self.rotation;
+        (origin.is_finite() && rotation.is_finite()).then_some((origin, rotation, direction))
+    }
+}
+
+/// The hits of a [`RayCaster`] after the last step, nearest first.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct RayHits(Vec<RayHitData>);
+
+impl RayHits {
+    /// The hits, nearest first.
+    pub fn as_slice(&self) -> &[RayHitData] {
+        &self.0
+    }
+
+    /// The hits, nearest first.
+    pub fn iter(&self) -> std::slice::Iter<'_, RayHitData> {
+        self.0.iter()
+    }
+
+    /// How many hits there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the ray hit nothing.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// The hits of a [`ShapeCaster`] after the last step, nearest first.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct ShapeHits(Vec<ShapeHitData>);
+
+impl ShapeHits {
+    /// The hits, nearest first.
+    pub fn as_slice(&self) -> &[ShapeHitData] {
+        &self.0
+    }
+
+    /// The hits, nearest first.
+    pub fn iter(&self) -> std::slice::Iter<'_, ShapeHitData> {
+        self.0.iter()
+    }
+
+    /// How many hits there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the shape touched nothing.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Casts every [`RayCaster`] and [`ShapeCaster`] and writes their hits, reusing their
+/// storage.
+pub(crate) fn run_casters(
+    query: SpatialQuery,
+    mut rays: Query<(Entity, &RayCaster, &Transform, &mut RayHits)>,
+    mut shapes: Query<(Entity, &ShapeCaster, &Transform, &mut ShapeHits)>,
+) {
+    for (entity, caster, transform, mut hits) in &mut rays {
+        let hits = &mut hits.0;
+        hits.clear();
+        let Some((origin, direction)) = caster.world_ray(transform) else {
+            continue;
+        };
+        query.ray_hits_excluding(
+            origin,
+            direction,
+            caster.max_distance,
+            caster.max_hits,
+            caster.solid,
+            &caster.filter,
+            caster.ignore_self.then_some(entity),
+            hits,
+        );
+    }
+    for (entity, caster, transform, mut hits) in &mut shapes {
+        let hits = &mut hits.0;
+        hits.clear();
+        let Some((origin, rotation, direction)) = caster.world_cast(transform) else {
+            continue;
+        };
+        query.shape_hits_excluding(
+            &caster.shape,
+            origin,
+            rotation,
+            direction,
+            caster.max_distance,
+            caster.max_hits,
+            &caster.filter,
+            caster.ignore_self.then_some(entity),
+            hits,
+        );
+    }
+}

@@ -1,0 +1,77 @@
+//! [`SpatialQueryFilter`]: which colliders a spatial query considers.
+
+use bevy::ecs::entity::EntityHashSet;
+use bevy::prelude::*;
+
+use super::index::Entry;
+use crate::components::CollisionLayers;
+
+/// Which colliders a [`SpatialQuery`](super::SpatialQuery) considers. The default considers
+/// every collider.
+///
+/// ```
+/// use bevy::prelude::*;
+/// use bevy_sat::prelude::*;
+///
+/// let player = Entity::from_raw_u32(7).unwrap();
+/// let filter = SpatialQueryFilter::default()
+///     .with_mask(0b10) // only colliders on layer 1
+///     .with_excluded_entities([player])
+///     .without_sensors();
+/// assert_eq!(filter.mask, 0b10);
+/// assert!(filter.excluded_entities.contains(&player));
+/// assert!(!filter.include_sensors);
+/// assert_eq!(SpatialQueryFilter::default().mask, u32::MAX);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpatialQueryFilter {
+    /// The collision layers to consider: a collider is considered if its
+    /// [`CollisionLayers::memberships`] share a bit with this mask. Default: every layer.
+    pub mask: u32,
+    /// Colliders never considered.
+    pub excluded_entities: EntityHashSet,
+    /// Whether [`Sensor`](crate::Sensor) colliders are considered (default true).
+    pub include_sensors: bool,
+}
+
+impl Default for SpatialQueryFilter {
+    /// Every collider: all layers, no entity excluded, sensors included.
+    fn default() -> Self {
+        Self {
+            mask: CollisionLayers::ALL,
+            excluded_entities: EntityHashSet::default(),
+            include_sensors: true,
+        }
+    }
+}
+
+impl SpatialQueryFilter {
+    /// Considers only colliders on one of the layers in `mask` (bit `i`: layer `i`, as in
+    /// [`CollisionLayers::memberships`]).
+    pub fn with_mask(mut self, mask: u32) -> Self {
+        self.mask = mask;
+        self
+    }
+
+    /// Never considers these entities (added to those already excluded).
+    pub fn with_excluded_entities(mut self, entities: impl IntoIterator<Item = Entity>) -> Self {
+        self.excluded_entities.extend(entities);
+        self
+    }
+
+    /// Leaves [`Sensor`](crate::Sensor) colliders out.
+    pub fn without_sensors(mut self) -> Self {
+        self.include_sensors = false;
+        self
+    }
+
+    /// Whether the body of `entry` is considered, `also_excluded` being one more entity left
+    /// out (a caster's own).
+    pub(crate) fn accepts(&self, entry: &Entry, also_excluded: Option<Entity>) -> bool {
+        entry.memberships & self.mask != 0
+            && (self.include_sensors || !entry.sensor)
+            && also_excluded != Some(entry.entity)
+            && (self.excluded_entities.is_empty()
+                || !self.excluded_entities.contains(&entry.entity))
+    }
+}

@@ -119,7 +119,7 @@ impl BroadState {
 }
 
 /// A set of body indices, one bit each.
-#[derive(Default, Debug)]
+#[derive(Default, Debug, PartialEq, Eq)]
 struct Bits(Vec<u64>);
 
 impl Bits {
@@ -135,11 +135,6 @@ impl Bits {
 
     fn contains(&self, i: usize) -> bool {
         self.0[i / 64] & (1 << (i % 64)) != 0
-    }
-
-    /// Whether `i` is in the set, for any `i` (false past its end).
-    fn get(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 }
 
@@ -188,7 +183,6 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
             broad.scenery.insert(i);
             scenery_changed |= !input.kept;
         }
-        scenery_changed |= input.scenery != broad.was_scenery.get(i);
         let slot = match broad.last.get(i) {
             Some(&(entity, slot)) if entity == input.entity => slot,
             _ => {
@@ -217,6 +211,8 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
             broad.mighty.moving.push(MightyBox { aabb, body });
         }
     }
+    // Bodies that became or stopped being scenery (word by word: a set of a few KiB).
+    scenery_changed |= broad.scenery != broad.was_scenery;
     if !same_order {
         // Entities gone since the last step (despawned, collider removed, or skipped).
         let (sap, free, slot_body) = (&mut broad.sap, &mut broad.free, &broad.slot_body);

@@ -14,6 +14,7 @@
 // Library code never unwraps: bad input becomes an `Err` or a logged warning.
 #![warn(clippy::unwrap_used, clippy::expect_used)]
 
+mod colliding;
 mod components;
 mod config;
 mod contacts;
@@ -27,6 +28,7 @@ mod step;
 
 pub use sat_core as geometry;
 
+pub use colliding::CollidingEntities;
 pub use components::{
     CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
     Velocity, Weak,
@@ -46,10 +48,11 @@ pub use sat_core::{Contact, PolygonError};
 /// Everything a game needs: `use bevy_sat::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        CollisionEnded, CollisionLayers, CollisionStarted, Contact, ContactFlags, ContactPair,
-        Contacts, ConvexCollider, Crushed, DropThrough, Mighty, OneWayPlatform, PointProjection,
-        PolygonError, RayCaster, RayHitData, RayHits, SatConfig, SatPlugin, SatSystems, Sensor,
-        ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Velocity, Weak,
+        CollidingEntities, CollisionEnded, CollisionLayers, CollisionStarted, Contact,
+        ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Mighty,
+        OneWayPlatform, PointProjection, PolygonError, RayCaster, RayHitData, RayHits, SatConfig,
+        SatPlugin, SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery,
+        SpatialQueryFilter, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

@@ -5,6 +5,7 @@ use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 
+use crate::colliding::{self, CollidingEntities};
 use crate::components::{
     CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
     Velocity, Weak,
@@ -95,6 +96,7 @@ impl Plugin for SatPlugin {
             .register_type::<OneWayPlatform>()
             .register_type::<DropThrough>()
             .register_type::<SatConfig>()
+            .register_type::<CollidingEntities>()
             .init_resource::<SatConfig>()
             .init_resource::<Contacts>()
             .init_resource::<StepState>()
@@ -127,6 +129,7 @@ impl Plugin for SatPlugin {
                     (
                         step::writeback::write_back,
                         step::writeback::report_contacts,
+                        colliding::fill_colliding_entities,
                     )
                         .chain()
                         .in_set(SatSystems::Writeback),

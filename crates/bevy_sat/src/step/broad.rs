@@ -36,6 +36,7 @@ pub(crate) struct BroadInput {
 impl BroadInput {
     /// The input for `body`, whose placed shape has the box `aabb`, moved by `motion` this
     /// step; `still`: it has no velocity; `kept`: it is where it was last step, unchanged.
+    #[inline]
     pub fn of(body: &Body, aabb: Aabb, motion: Vec2, margin: f32, still: bool, kept: bool) -> Self {
         let solid_mighty = body.kind == Kind::Mighty && !body.sensor;
         let seamable = solid_mighty && body.one_way.is_none();

@@ -22,6 +22,7 @@ mod contacts;
 mod debug;
 mod diagnostics;
 mod events;
+mod interpolation;
 mod plugin;
 mod query;
 mod step;
@@ -38,6 +39,7 @@ pub use contacts::{ContactPair, Contacts};
 #[cfg(feature = "debug")]
 pub use debug::{SatDebugConfig, SatDebugPlugin};
 pub use events::{CollisionEnded, CollisionStarted, Crushed};
+pub use interpolation::TransformInterpolation;
 pub use plugin::{SatPlugin, SatSystems};
 pub use query::{
     PointProjection, RayCaster, RayHitData, RayHits, ShapeCaster, ShapeHitData, ShapeHits,
@@ -52,7 +54,7 @@ pub mod prelude {
         ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Mighty,
         OneWayPlatform, PointProjection, PolygonError, RayCaster, RayHitData, RayHits, SatConfig,
         SatPlugin, SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery,
-        SpatialQueryFilter, Velocity, Weak,
+        SpatialQueryFilter, TransformInterpolation, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

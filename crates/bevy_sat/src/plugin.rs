@@ -4,6 +4,7 @@ use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
+use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInterpolationPlugin};
 
 use crate::colliding::{self, CollidingEntities};
 use crate::components::{
@@ -14,6 +15,7 @@ use crate::config::SatConfig;
 use crate::contacts::Contacts;
 use crate::diagnostics::{self, MissingColliders};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
+use crate::interpolation;
 use crate::query::{self, QueryIndex};
 use crate::step::{self, StepState};
 
@@ -86,6 +88,15 @@ impl SatPlugin {
 
 impl Plugin for SatPlugin {
     fn build(&self, app: &mut App) {
+        // `TransformInterpolation` works with this plugin alone. (The easing plugin is added
+        // here, not left to the interpolation plugin's `finish`, which an app stepped by
+        // `update()` alone never reaches.)
+        if !app.is_plugin_added::<TransformInterpolationPlugin>() {
+            app.add_plugins(TransformInterpolationPlugin::default());
+        }
+        if !app.is_plugin_added::<TransformEasingPlugin>() {
+            app.add_plugins(TransformEasingPlugin);
+        }
         app.register_type::<ConvexCollider>()
             .register_type::<Velocity>()
             .register_type::<Mighty>()
@@ -121,7 +132,12 @@ impl Plugin for SatPlugin {
             .add_systems(
                 self.schedule,
                 (
-                    step::prepare::prepare_bodies.in_set(SatSystems::Prepare),
+                    (
+                        interpolation::start_easing_at_teleports,
+                        step::prepare::prepare_bodies,
+                    )
+                        .chain()
+                        .in_set(SatSystems::Prepare),
                     diagnostics::warn_missing_colliders.in_set(SatSystems::Prepare),
                     step::broad::find_candidate_pairs.in_set(SatSystems::BroadPhase),
                     step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),

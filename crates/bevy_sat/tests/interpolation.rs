@@ -1,0 +1,154 @@
+//! `TransformInterpolation`: a body is drawn between its last two fixed steps in every frame,
+//! game code in the fixed schedules sees its true position, and a `Transform` the game writes
+//! itself is a teleport, never smeared across the screen.
+
+use std::time::Duration;
+
+use bevy::prelude::*;
+use bevy::time::TimeUpdateStrategy;
+use bevy_sat::prelude::*;
+
+/// Where the body was at the end of each step, where fixed game code saw it, and where each
+/// frame drew it (with the frame's fraction into the next step and the steps run so far).
+#[derive(Resource, Default)]
+struct Log {
+    ends: Vec<f32>,
+    seen_in_fixed: Vec<f32>,
+    drawn: Vec<(f32, f32, usize)>,
+}
+
+#[derive(Resource)]
+struct Body(Entity);
+
+/// Teleports the body to x = 1000 in the fixed schedule before this step (counted from 0).
+#[derive(Resource)]
+struct TeleportAtStep(usize);
+
+fn record_end(body: Res<Body>, transforms: Query<&Transform>, mut log: ResMut<Log>) {
+    let x = transforms.get(body.0).expect("alive").translation.x;
+    log.ends.push(x);
+}
+
+fn game_code(
+    body: Res<Body>,
+    teleport: Res<TeleportAtStep>,
+    mut transforms: Query<&mut Transform>,
+    mut log: ResMut<Log>,
+) {
+    let mut transform = transforms.get_mut(body.0).expect("alive");
+    log.seen_in_fixed.push(transform.translation.x);
+    if log.ends.len() == teleport.0 {
+        transform.translation.x = 1000.0;
+    }
+}
+
+fn record_drawn(
+    body: Res<Body>,
+    transforms: Query<&Transform>,
+    time: Res<Time<Fixed>>,
+    mut log: ResMut<Log>,
+) {
+    let x = transforms.get(body.0).expect("alive").translation.x;
+    let steps = log.ends.len();
+    log.drawn.push((x, time.overstep_fraction(), steps));
+}
+
+/// A 10 × 10 Weak box moving right at 60 units/s (1 unit per 60 Hz step), no gravity, drawn
+/// at 120 frames per second (two frames a step).
+fn app(teleport_at: usize) -> (App, Entity) {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SatPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
+            1.0 / 120.0,
+        )))
+        .insert_resource(Time::<Fixed>::from_hz(60.0))
+        .insert_resource(TeleportAtStep(teleport_at))
+        .init_resource::<Log>()
+        .add_systems(FixedUpdate, game_code)
+        .add_systems(FixedPostUpdate, record_end.after(SatSystems::Writeback))
+        .add_systems(Update, record_drawn);
+    let body = app
+        .world_mut()
+        .spawn((
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Velocity(Vec2::new(60.0, 0.0)),
+            Transform::default(),
+            TransformInterpolation,
+        ))
+        .id();
+    app.insert_resource(Body(body));
+    (app, body)
+}
+
+#[test]
+fn frames_draw_the_body_between_its_last_two_steps_and_fixed_code_sees_true_positions() {
+    let (mut app, _) = app(usize::MAX);
+    for _ in 0..40 {
+        app.update();
+    }
+    let log = app.world().resource::<Log>();
+    assert!(log.ends.len() >= 15, "{} steps", log.ends.len());
+    // True positions: one unit per step.
+    for pair in log.ends.windows(2) {
+        assert!((pair[1] - pair[0] - 1.0).abs() < 1e-4, "{pair:?}");
+    }
+    // The fixed schedule sees where the last step left the body, not a drawn position.
+    for (k, seen) in log.seen_in_fixed.iter().enumerate().skip(1) {
+        assert_eq!(*seen, log.ends[k - 1], "step {k}");
+    }
+    let mut halfway = 0;
+    for &(x, fraction, steps) in &log.drawn {
+        if steps < 2 {
+            continue;
+        }
+        let (before, last) = (log.ends[steps - 2], log.ends[steps - 1]);
+        let expected = before + (last - before) * fraction;
+        assert!((x - expected).abs() < 1e-4, "drew {x}, expected {expected}");
+        halfway += usize::from((fraction - 0.5).abs() < 1e-3);
+    }
+    assert!(halfway >= 10, "frames half a step in: {halfway}");
+}
+
+#[test]
+fn a_body_teleported_in_the_fixed_schedule_is_drawn_at_its_new_place() {
+    let (mut app, _) = app(10);
+    for _ in 0..40 {
+        app.update();
+    }
+    let log = app.world().resource::<Log>();
+    let after: Vec<f32> = log
+        .drawn
+        .iter()
+        .filter(|(_, _, steps)| *steps > 10)
+        .map(|(x, _, _)| *x)
+        .collect();
+    assert!(!after.is_empty());
+    for x in after {
+        assert!(
+            x >= 1000.0 - 1e-3,
+            "drawn at {x}, between the old place and the new"
+        );
+    }
+}
+
+#[test]
+fn a_body_teleported_in_update_is_drawn_at_its_new_place() {
+    let (mut app, body) = app(usize::MAX);
+    for _ in 0..20 {
+        app.update();
+    }
+    app.world_mut()
+        .get_mut::<Transform>(body)
+        .expect("alive")
+        .translation
+        .x = 2000.0;
+    let drawn_before = app.world().resource::<Log>().drawn.len();
+    for _ in 0..10 {
+        app.update();
+    }
+    let log = app.world().resource::<Log>();
+    for &(x, _, _) in &log.drawn[drawn_before..] {
+        assert!(x >= 2000.0 - 1e-3, "drawn at {x}");
+    }
+}

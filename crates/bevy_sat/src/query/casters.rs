@@ -2,6 +2,7 @@
 //! pose and keep the hits in [`RayHits`] and [`ShapeHits`].
 
 use bevy::prelude::*;
+use sat_core::Pose;
 
 use super::filter::SpatialQueryFilter;
 use super::hits::{RayHitData, ShapeHitData};
@@ -91,10 +92,8 @@ impl RayCaster {
     /// The world origin and direction of the ray for an entity at `transform`; `None` if the
     /// transform cannot place it (not finite, or turned out of the plane).
     pub fn world_ray(&self, transform: &Transform) -> Option<(Vec2, Dir2)> {
-        let pose = pose_of(transform)?;
-        let origin = pose.translation + pose.rotation.rotate(self.origin);
-        let direction = Dir2::new(pose.rotation.rotate(*self.direction)).ok()?;
-        origin.is_finite().then_some((origin, direction))
+        let (_, origin, direction) = placed(transform, self.origin, self.direction)?;
+        Some((origin, direction))
     }
 }
 
@@ -176,12 +175,21 @@ impl ShapeCaster {
     /// The world origin, rotation (radians) and direction of the cast for an entity at
     /// `transform`; `None` if the transform cannot place it.
     pub fn world_cast(&self, transform: &Transform) -> Option<(Vec2, f32, Dir2)> {
-        let pose = pose_of(transform)?;
-        let origin = pose.translation + pose.rotation.rotate(self.origin);
-        let direction = Dir2::new(pose.rotation.rotate(*self.direction)).ok()?;
+        let (pose, origin, direction) = placed(transform, self.origin, self.direction)?;
         let rotation = pose.rotation.to_angle() + self.rotation;
-        (origin.is_finite() && rotation.is_finite()).then_some((origin, rotation, direction))
+        rotation
+            .is_finite()
+            .then_some((origin, rotation, direction))
     }
+}
+
+/// A caster's `origin` and `direction`, given in the frame of an entity at `transform`, in
+/// the world, with the entity's pose; `None` if the transform cannot place them.
+fn placed(transform: &Transform, origin: Vec2, direction: Dir2) -> Option<(Pose, Vec2, Dir2)> {
+    let pose = pose_of(transform)?;
+    let origin = pose.translation + pose.rotation.rotate(origin);
+    let direction = Dir2::new(pose.rotation.rotate(*direction)).ok()?;
+    origin.is_finite().then_some((pose, origin, direction))
 }
 
 /// The hits of a [`RayCaster`] after the last step, nearest first.

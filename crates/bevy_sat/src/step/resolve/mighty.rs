@@ -162,6 +162,22 @@ pub(super) fn pair_constraint(
     moves: &mut Moves,
     settings: &StepSettings,
 ) -> (usize, Option<Constraint>) {
+    let (w, m, contact) = weak_side(bodies, pairs, k, moves, settings);
+    let w_shape = || moves.shape_now(bodies, w);
+    let found = contact.and_then(|c| constraint(&bodies[w], w_shape, &bodies[m], c, settings));
+    (w, found)
+}
+
+/// Mighty–Weak pair `k` as its Weak body sees it: the Weak body's index, the Mighty one's, and
+/// their overlap where they are now with its normal from the Weak body to the Mighty one.
+#[inline]
+fn weak_side(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    k: usize,
+    moves: &mut Moves,
+    settings: &StepSettings,
+) -> (usize, usize, Option<Overlap>) {
     let pair = &pairs[k];
     let weak_is_a = pair.pushes == Pushes::AOutOfB;
     let (a, b) = pair.bodies();
@@ -169,9 +185,7 @@ pub(super) fn pair_constraint(
     let contact = moves
         .overlap(k, bodies, pair, settings.margin)
         .map(|c| if weak_is_a { c } else { c.flipped() });
-    let w_shape = || moves.shape_now(bodies, w);
-    let found = contact.and_then(|c| constraint(&bodies[w], w_shape, &bodies[m], c, settings));
-    (w, found)
+    (w, m, contact)
 }
 
 /// The Weak body of pair `k` (its index), the Mighty one (its entity), and the push of the
@@ -183,18 +197,14 @@ fn mighty_weak_push(
     moves: &mut Moves,
     settings: &StepSettings,
 ) -> (usize, Entity, Option<Push>) {
-    let pair = &pairs[k];
-    let weak_is_a = pair.pushes == Pushes::AOutOfB;
-    let (a, b) = pair.bodies();
-    let (w, m) = if weak_is_a { (a, b) } else { (b, a) };
-    let contact = moves
-        .overlap(k, bodies, pair, settings.margin)
-        .map(|c| if weak_is_a { c } else { c.flipped() });
+    let (w, m, contact) = weak_side(bodies, pairs, k, moves, settings);
     let w_shape = || moves.shape_now(bodies, w);
-    let (one_way, entities) = (pair.one_way, pair.entities);
-    let push =
-        contact.and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], one_way, c, settings));
-    let mighty = if weak_is_a { entities.1 } else { entities.0 };
+    let pair = &pairs[k];
+    let push = contact
+        .and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], pair.one_way, c, settings));
+    // (From the pair record, in hand, rather than the Mighty body's.)
+    let (a, b) = pair.entities;
+    let mighty = if pair.pushes == Pushes::AOutOfB { b } else { a };
     (w, mighty, push)
 }
 

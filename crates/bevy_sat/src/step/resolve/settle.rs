@@ -125,6 +125,10 @@ pub(super) fn settle(
     settle.pairs.sort_unstable();
     settle.index.start_step();
     settle.checked.sort_unstable();
+    let far = Far {
+        surroundings,
+        any: any_far,
+    };
     let mut start = 0;
     for i in 0..settle.checked.len() {
         let w = settle.checked[i] as usize;
@@ -132,20 +136,20 @@ pub(super) fn settle(
         let end = start + settle.pairs[start..].partition_point(|&(b, _)| b as usize == w);
         let known = start..end;
         start = end;
-        let far = Far {
-            surroundings,
-            any: any_far,
+        // Fills `settle.constraints` for `w` where it is now; returns the deepest overlap.
+        let gather_now = |moves: &mut Moves, settle: &mut Settle| {
+            gather(
+                bodies,
+                pairs,
+                w,
+                known.clone(),
+                far,
+                moves,
+                settle,
+                settings,
+            )
         };
-        let found = gather(
-            bodies,
-            pairs,
-            w,
-            known.clone(),
-            far,
-            moves,
-            settle,
-            settings,
-        );
+        let found = gather_now(moves, settle);
         if found <= settings.slop {
             continue; // the usual case: clear of every Mighty body
         }
@@ -167,16 +171,7 @@ pub(super) fn settle(
                 // Measured again where it is now (every Mighty body it may meet, not only
                 // those it touched): the half-planes are exact along separating axes, but not
                 // always out of one-way platforms, and the move may meet another body.
-                let found = gather(
-                    bodies,
-                    pairs,
-                    w,
-                    known.clone(),
-                    far,
-                    moves,
-                    settle,
-                    settings,
-                );
+                let found = gather_now(moves, settle);
                 if found <= settings.slop {
                     ok = true;
                     break;
@@ -185,7 +180,7 @@ pub(super) fn settle(
             if !ok && moves.offset(w) != before {
                 // No way out: back where the passes left it.
                 moves.shift(w, before - moves.offset(w));
-                gather(bodies, pairs, w, known, far, moves, settle, settings);
+                gather_now(moves, settle);
             }
         }
         if !ok {

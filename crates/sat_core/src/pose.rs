@@ -244,7 +244,6 @@ impl ConvexPolygon {
         out.normals = self.normals; // the unused slots (zero) too
         out.len = self.len;
         out.axis_mask = self.axis_mask;
-        out.antipodes = self.antipodes;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
         Ok(aabb_of(vertices))

@@ -313,6 +313,7 @@ impl Shape {
     ///
     /// # Errors
     /// As [`Shape::transformed`].
+    #[inline]
     pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<Aabb, TransformError> {
         match (self, out) {
             (Shape::Polygon(local), Shape::Polygon(world)) => local.transform_into(pose, world),

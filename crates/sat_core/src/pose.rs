@@ -244,7 +244,6 @@ impl ConvexPolygon {
         out.normals = self.normals; // the unused slots (zero) too
         out.len = self.len;
         out.axis_mask = self.axis_mask;
-        out.antipodes = self.antipodes;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
         Ok(aabb_of(vertices))
@@ -314,6 +313,7 @@ impl Shape {
     ///
     /// # Errors
     /// As [`Shape::transformed`].
+    #[inline]
     pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<Aabb, TransformError> {
         match (self, out) {
             (Shape::Polygon(local), Shape::Polygon(world)) => local.transform_into(pose, world),

@@ -57,14 +57,16 @@ pub(crate) fn test_pair(
     } else {
         0.0 // nothing will move them: only real contacts matter
     };
-    let near = near_contact(&body_a.shape, &body_b.shape, margin, reach);
-    let hit = hit.filter(|hit| match near {
-        Some(Seen::Touching(c)) => c.normal.dot(hit.normal) < SAME_AXIS_COS,
-        _ => true,
-    });
-    if near.is_none() && hit.is_none() {
-        return None;
-    }
+    // What was seen at the end, and the hit during the step unless the contact at the end
+    // already holds it (the same axis); neither: the pair is dropped.
+    let (seen, hit) = match near_contact(&body_a.shape, &body_b.shape, margin, reach) {
+        Some(Seen::Touching(c)) => (
+            Seen::Touching(c),
+            hit.filter(|hit| c.normal.dot(hit.normal) < SAME_AXIS_COS),
+        ),
+        Some(seen) => (seen, hit),
+        None => (Seen::Near, Some(hit?)),
+    };
     let pushes = match (body_a.kind, body_b.kind) {
         _ if !resolvable => Pushes::Never,
         (Kind::Weak, Kind::Weak) => Pushes::Split,
@@ -80,7 +82,7 @@ pub(crate) fn test_pair(
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
         passing: is_passing(body_a, body_b, margin),
-        seen: near.unwrap_or(Seen::Near),
+        seen,
     };
     Some((pair, hit))
 }

@@ -225,14 +225,15 @@ pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Optio
 /// unrotated boxes), each with its edge index, how far A must move to leave B along it each
 /// way ([`exits`]), and whether it is A's. Stops, returning `false`, when `weigh` does.
 ///
-/// The other polygon is projected vertex by vertex, over a fixed number of slots chosen once per
+/// Both polygons are projected vertex by vertex, over a fixed number of slots chosen once per
 /// pair for each polygon: 4 for one with no more than 4 corners (a box, a triangle), else 8. (A
 /// box against an octagon is projected on the octagon's axes over its 4 slots, not over 8 of
-/// which 4 repeat a corner.) A polygon's extent on its own axis is its projection too when it
-/// has 4 slots, else [`ConvexPolygon::own_extent_from`]: four dot products that take both ends of
-/// the edge, which project equally only up to round-off, so that a corner of the other polygon
-/// on the edge is never a gap of round-off away. [`sweep`](crate::sweep) weighs the same
-/// numbers, so the two agree on whether polygons touch at the start.
+/// which 4 repeat a corner.) A polygon's extent on its own axis is its projection too: it takes
+/// both ends of the edge, which project equally only up to round-off, so that a corner of the
+/// other polygon lying on the edge is never a gap of round-off away; a few vector multiplies,
+/// fewer instructions than picking out the edge's ends and antipodes one by one.
+/// [`sweep`](crate::sweep) weighs the same numbers, so the two agree on whether polygons touch
+/// at the start.
 #[inline]
 pub(crate) fn each_axis(
     a: &ConvexPolygon,
@@ -261,11 +262,7 @@ fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
     let (a_lanes, b_lanes) = (a.lanes::<A_SLOTS>(origin), b.lanes::<B_SLOTS>(origin));
     for i in a.axis_indices() {
         let axis = a.normals[i];
-        let own = if A_SLOTS == 4 {
-            a_lanes.project(axis)
-        } else {
-            a.own_extent_from(origin, i)
-        };
+        let own = a_lanes.project(axis);
         let out = exits(own, b_lanes.project(axis));
         if !weigh((axis, i as u8), out, true) {
             return false;
@@ -276,11 +273,7 @@ fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
         if a.has_axis::<A_SLOTS>(axis) {
             continue;
         }
-        let own = if B_SLOTS == 4 {
-            b_lanes.project(axis)
-        } else {
-            b.own_extent_from(origin, i)
-        };
+        let own = b_lanes.project(axis);
         let out = exits(a_lanes.project(axis), own);
         if !weigh((axis, i as u8), out, false) {
             return false;

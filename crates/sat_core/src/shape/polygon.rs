@@ -153,12 +153,6 @@ pub struct ConvexPolygon {
     pub(crate) len: u8,
     /// Bit `i` is set when `normals[i]` is one of the unique axes.
     pub(crate) axis_mask: u16,
-    /// Per edge `i`, the vertices farthest against `normals[i]`: the antipode (low nibble) and
-    /// the neighbour of it that projects nearest to it (high nibble), the other end of the
-    /// opposite edge when that edge is parallel. With the edge's own two ends, the polygon's
-    /// extent on its own axis in four dot products ([`ConvexPolygon::own_extent_from`]).
-    /// Recomputed for every placement but a translation.
-    pub(crate) antipodes: [u8; MAX_VERTICES],
     pub(crate) centroid: Vec2,
     pub(crate) radius: f32,
     /// Placement bounds, so that moving a polygon can be checked without looking at every
@@ -455,7 +449,6 @@ impl ConvexPolygon {
             normals: [Vec2::ZERO; MAX_VERTICES],
             len: vertices.len() as u8,
             axis_mask,
-            antipodes: [0; MAX_VERTICES],
             centroid,
             radius,
             bound: vertices
@@ -470,38 +463,7 @@ impl ConvexPolygon {
         polygon.vertices[..vertices.len()].copy_from_slice(vertices);
         polygon.pad();
         polygon.normals[..normals.len()].copy_from_slice(normals);
-        let n = vertices.len();
-        for (i, normal) in normals.iter().enumerate() {
-            let (low, _) = polygon.support(-*normal);
-            let (before, after) = (vertices[(low + n - 1) % n], vertices[(low + 1) % n]);
-            let partner = if before.dot(*normal) <= after.dot(*normal) {
-                (low + n - 1) % n
-            } else {
-                (low + 1) % n
-            };
-            polygon.antipodes[i] = (low | partner << 4) as u8;
-        }
         polygon
-    }
-
-    /// The lowest and highest projection on its own edge normal `i` of the vertices relative to
-    /// `origin`, from the four vertices that can hold them: the edge's two ends, which project
-    /// equally up to round-off (the normal is rounded), so that a corner of another polygon
-    /// lying on the edge is never a gap of round-off away from it, and the two antipodes. The
-    /// other vertices lie well inside, so this is the extent a projection of every vertex gives,
-    /// in half the work for a polygon of more than four corners.
-    #[inline]
-    pub(crate) fn own_extent_from(&self, origin: Vec2, i: usize) -> (f32, f32) {
-        let axis = self.normals[i];
-        let project = |k: usize| (self.vertices[k] - origin).dot(axis);
-        let antipodes = usize::from(self.antipodes[i]);
-        // Plain comparisons: the projections are finite, no NaN to handle.
-        let (start, end) = (project(i), project((i + 1) % MAX_VERTICES));
-        let (first, second) = (project(antipodes & 0xF), project(antipodes >> 4));
-        (
-            if second < first { second } else { first },
-            if end > start { end } else { start },
-        )
     }
 }
 

@@ -64,6 +64,48 @@ struct Warnings {
     dt: bool,
 }
 
+/// The warnings for bad bodies, each logged once per entity. Out of line and cold: the
+/// per-body loop keeps its registers for the bodies that are fine.
+impl Warnings {
+    #[cold]
+    #[inline(never)]
+    fn no_kind(&mut self, entity: Entity) {
+        if self.no_kind.insert(entity) {
+            warn!(
+                "{entity} has a ConvexCollider but neither Mighty nor Weak: it is treated as \
+                 Mighty (static scenery, never pushed)"
+            );
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn non_finite(&mut self, entity: Entity, start: Vec2, velocity: Vec2) {
+        if self.non_finite.insert(entity) {
+            warn!(
+                "{entity} has a non-finite translation or velocity ({start}, {velocity}): it is \
+                 left out of collision until both are finite again"
+            );
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unrotatable(&mut self, entity: Entity) {
+        if self.unplaceable.insert(entity) {
+            warn!("{entity} has a non-finite or out-of-plane rotation: it is left out");
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unplaceable(&mut self, entity: Entity, error: impl std::fmt::Display) {
+        if self.unplaceable.insert(entity) {
+            warn!("{entity}'s collider cannot be placed ({error}): it is left out");
+        }
+    }
+}
+
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
 pub(crate) fn prepare_bodies(
@@ -108,11 +150,8 @@ pub(crate) fn prepare_bodies(
         // `Mighty` and `Weak` remove each other when inserted: an entity has one at most.
         let kind = match (mighty, weak) {
             (_, false) | (true, true) => {
-                if !mighty && !sensor && warnings.no_kind.insert(entity) {
-                    warn!(
-                        "{entity} has a ConvexCollider but neither Mighty nor Weak: it is treated \
-                         as Mighty (static scenery, never pushed)"
-                    );
+                if !mighty && !sensor {
+                    warnings.no_kind(entity);
                 }
                 Kind::Mighty
             }
@@ -125,19 +164,12 @@ pub(crate) fn prepare_bodies(
         }
         let start = transform.translation.truncate();
         if !start.is_finite() || !v.is_finite() {
-            if warnings.non_finite.insert(entity) {
-                warn!(
-                    "{entity} has a non-finite translation or velocity ({start}, {v}): it is \
-                     left out of collision until both are finite again"
-                );
-            }
+            warnings.non_finite(entity, start, v);
             continue;
         }
         let displacement = v * dt;
         let Some(mut pose) = pose_of(&transform) else {
-            if warnings.unplaceable.insert(entity) {
-                warn!("{entity} has a non-finite or out-of-plane rotation: it is left out");
-            }
+            warnings.unrotatable(entity);
             continue;
         };
         pose.translation = start + displacement;
@@ -167,9 +199,7 @@ pub(crate) fn prepare_bodies(
         let aabb = match placed {
             Ok(aabb) => aabb,
             Err(error) => {
-                if warnings.unplaceable.insert(entity) {
-                    warn!("{entity}'s collider cannot be placed ({error}): it is left out");
-                }
+                warnings.unplaceable(entity, error);
                 continue;
             }
         };

@@ -128,11 +128,12 @@ pub(super) fn after_passes(
         let pushed = moves.offset(i);
         let own = body.motion() - pushed;
         let v = velocities[i];
-        if stepping && own.x * pushed.x < 0.0 && v.y <= 0.0 && body.support.is_some() {
-            if !crushed(body) {
-                step_up::step_up(bodies, i, own, v, moves, &mut res.character, &nearby);
-            }
-        } else if correcting && own.y > 0.0 && pushed.y < -settings.slop && !crushed(body) {
+        let walking = own.x * pushed.x < 0.0 && v.y <= 0.0 && body.support.is_some();
+        let rising = own.y > 0.0 && v.y > 0.0 && pushed.y < -settings.slop;
+        // (Both are rare: the list of crushed bodies is read only for them.)
+        if stepping && walking && !crushed(body) {
+            step_up::step_up(bodies, i, own, v, moves, &mut res.character, &nearby);
+        } else if correcting && rising && !crushed(body) {
             corner::correct(bodies, i, own, v, moves, &mut res.character, &nearby);
         }
     }

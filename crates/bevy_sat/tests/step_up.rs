@@ -165,3 +165,30 @@ fn no_step_up_under_a_ceiling_too_low() {
         }
     }
 }
+
+/// Walking left works alike: onto an 8-unit ledge whose right face is at x = -100, at
+/// 300 units/s, without losing a step's distance.
+#[test]
+fn steps_up_walking_left() {
+    let mut app = stepping_app(10.0);
+    mighty(
+        &mut app,
+        ConvexCollider::rectangle(1000.0, 20.0),
+        0.0,
+        -10.0,
+    );
+    mighty(&mut app, ConvexCollider::rectangle(300.0, 8.0), -250.0, 4.0);
+    let collider = ConvexCollider::rectangle(2.0 * HALF.x, 2.0 * HALF.y);
+    let w = weak(&mut app, collider, -100.0 + 7.3 + HALF.x, HALF.y);
+    app.update();
+    let start = position(&app, w);
+    let path = walk(&mut app, w, -300.0, 12);
+    for (n, p) in path.iter().enumerate() {
+        let x = start.x - 300.0 * DT * (n + 1) as f32;
+        assert!((p.x - x).abs() < 1e-3, "step {n} at x {} not {x}", p.x);
+    }
+    let end = position(&app, w);
+    assert!((end.y - HALF.y - 8.0).abs() < 1e-3, "{end}");
+    assert_eq!(velocity(&app, w).x, -300.0);
+    assert!(flags(&app, w).on_floor());
+}

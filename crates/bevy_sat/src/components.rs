@@ -349,6 +349,20 @@ impl ContactFlags {
     }
 }
 
+/// Marks a [`Weak`] body as moving top-down (Godot's floating motion mode): nothing it
+/// touches is a floor, wall or ceiling, so its [`ContactFlags`] stay the default ones (read
+/// what it touches from [`Contacts`](crate::Contacts) or
+/// [`CollidingEntities`](crate::CollidingEntities)); it is never carried, snapped onto a
+/// floor nor stepped up a ledge, and it is pushed out of slopes along their normal like out
+/// of any surface. Every surface it meets, it slides along at constant speed: the motion and
+/// velocity it loses into the surface are turned along it, so it covers its whole distance
+/// each step. Moving within 15° of straight into a surface, it stops against it instead of
+/// racing sideways. Gravity still applies: a top-down game leaves
+/// [`SatConfig::gravity`](crate::SatConfig::gravity) at zero.
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+pub struct Floating;
+
 /// Makes a [`Mighty`] body passable from some sides: a body passes through from an open side
 /// and lands on a solid one. Which side a body comes from is judged from where both were at the
 /// start of the step (so it holds at any speed and when the platform itself moves), and a body

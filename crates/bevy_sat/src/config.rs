@@ -33,6 +33,15 @@ pub struct SatConfig {
     /// A pair whose relative motion in a step exceeds this fraction of the smaller body's size
     /// is swept (continuous collision) instead of tested at the end of the step (default 0.5).
     pub sweep_fraction: f32,
+    /// A Weak body on a floor that walks into a ledge no taller than this steps up onto it in
+    /// the same step, keeping its horizontal speed (default 0: off). A taller ledge, or one
+    /// without room above it for the body, stops it as a wall does. Only Mighty bodies are
+    /// stepped onto.
+    pub step_height: f32,
+    /// A body moving up that clips the corner of a ceiling by at most this much sideways is
+    /// nudged aside, just clear of it, and keeps rising at its speed instead of losing its jump
+    /// (default 0: off). A wider overlap stops it as any ceiling does.
+    pub corner_correction: f32,
 }
 
 impl Default for SatConfig {
@@ -44,6 +53,8 @@ impl Default for SatConfig {
             contact_margin: 0.01,
             floor_snap_distance: 0.0,
             sweep_fraction: 0.5,
+            step_height: 0.0,
+            corner_correction: 0.0,
         }
     }
 }
@@ -78,6 +89,10 @@ pub(crate) struct StepSettings {
     pub sweep_fraction: f32,
     /// How far apart two faces may be and still count as flush (an internal face).
     pub seam_tolerance: f32,
+    /// The step height, zero (off) or more.
+    pub step_height: f32,
+    /// The corner correction, zero (off) or more.
+    pub corner_correction: f32,
 }
 
 impl Default for StepSettings {
@@ -123,6 +138,12 @@ impl SatConfig {
             default.sweep_fraction,
             "sweep_fraction",
         );
+        let step_height = distance(self.step_height, default.step_height, "step_height");
+        let corner_correction = distance(
+            self.corner_correction,
+            default.corner_correction,
+            "corner_correction",
+        );
         let angle = if self.max_floor_angle.is_nan() {
             replaced.push("max_floor_angle");
             default.max_floor_angle
@@ -148,6 +169,8 @@ impl SatConfig {
             snap,
             sweep_fraction,
             seam_tolerance: margin.max(1.0e-4),
+            step_height,
+            corner_correction,
         };
         (settings, replaced)
     }
@@ -166,9 +189,13 @@ mod tests {
             contact_margin: 0.02,
             floor_snap_distance: 3.0,
             sweep_fraction: 0.25,
+            step_height: 6.0,
+            corner_correction: 4.0,
         };
         let (settings, replaced) = config.settings();
         assert!(replaced.is_empty(), "{replaced:?}");
+        assert_eq!(settings.step_height, 6.0);
+        assert_eq!(settings.corner_correction, 4.0);
         assert_eq!(settings.passes, 7);
         assert_eq!(settings.gravity, Vec2::new(0.0, -900.0));
         assert_eq!(settings.floor_cos, 0.5f32.cos());
@@ -187,6 +214,8 @@ mod tests {
             contact_margin: -1.0,
             floor_snap_distance: f32::INFINITY,
             sweep_fraction: f32::NAN,
+            step_height: -2.0,
+            corner_correction: f32::NAN,
         };
         let (settings, replaced) = config.settings();
         assert_eq!(
@@ -195,6 +224,8 @@ mod tests {
                 "contact_margin",
                 "floor_snap_distance",
                 "sweep_fraction",
+                "step_height",
+                "corner_correction",
                 "max_floor_angle",
                 "gravity",
                 "passes"

@@ -31,8 +31,8 @@ pub use sat_core as geometry;
 
 pub use colliding::CollidingEntities;
 pub use components::{
-    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
-    Velocity, Weak,
+    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform,
+    Sensor, Velocity, Weak,
 };
 pub use config::SatConfig;
 pub use contacts::{ContactPair, Contacts};
@@ -51,10 +51,10 @@ pub use sat_core::{Contact, PolygonError};
 pub mod prelude {
     pub use crate::{
         CollidingEntities, CollisionEnded, CollisionLayers, CollisionStarted, Contact,
-        ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Mighty,
-        OneWayPlatform, PointProjection, PolygonError, RayCaster, RayHitData, RayHits, SatConfig,
-        SatPlugin, SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery,
-        SpatialQueryFilter, TransformInterpolation, Velocity, Weak,
+        ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Floating,
+        Mighty, OneWayPlatform, PointProjection, PolygonError, RayCaster, RayHitData, RayHits,
+        SatConfig, SatPlugin, SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits,
+        SpatialQuery, SpatialQueryFilter, TransformInterpolation, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

@@ -19,6 +19,8 @@ fn a_box_rests_on_the_floor_whatever_the_config_says() {
         floor_snap_distance: f32::INFINITY,
         sweep_fraction: f32::NAN,
         passes: 0,
+        step_height: -1.0,
+        corner_correction: f32::NAN,
     });
     let floor = floor(&mut app);
     let crate_box = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 40.0);

@@ -11,6 +11,7 @@ use sat_core::{
 
 use super::body::Body;
 use super::pair::{PairContact, Seen};
+use super::resolve::floating::slide_at_speed;
 use crate::config::StepSettings;
 
 /// What resolution has done to the bodies and pairs of a step, kept from step to step so that
@@ -91,13 +92,49 @@ impl Moves {
 
     /// Removes the part of body `i`'s velocity that points along `into` (a unit vector);
     /// [`Moves::apply_moves`] writes it to the record.
+    /// A [`Floating`](crate::Floating) body keeps its speed instead (see
+    /// [`slide_at_speed`]).
     pub fn stop_along(&mut self, i: usize, into: Vec2) {
         let moved = &mut self.moved[i];
         let along = moved.velocity.dot(into);
         if along > 0.0 {
-            moved.velocity -= into * along;
+            if moved.floating {
+                let (velocity, slid) = slide_at_speed(moved.velocity, into, along);
+                moved.velocity = velocity;
+                moved.slid |= slid;
+            } else {
+                moved.velocity -= into * along;
+            }
             moved.velocity_changed = true;
         }
+    }
+
+    /// Marks body `i` as a [`Floating`](crate::Floating) one for the rest of the step.
+    pub fn set_floating(&mut self, i: usize) {
+        self.moved[i].floating = true;
+    }
+
+    /// Whether body `i` is a [`Floating`](crate::Floating) one.
+    pub fn is_floating(&self, i: usize) -> bool {
+        self.moved[i].floating
+    }
+
+    /// Whether the velocity of body `i` (a [`Floating`](crate::Floating) one) was turned along
+    /// a surface this step, keeping its speed.
+    pub fn slid(&self, i: usize) -> bool {
+        self.moved[i].slid
+    }
+
+    /// Body `i`'s velocity as resolution has left it so far.
+    pub fn velocity(&self, i: usize) -> Vec2 {
+        self.moved[i].velocity
+    }
+
+    /// Sets body `i`'s velocity; [`Moves::apply_moves`] writes it to the record.
+    pub fn set_velocity(&mut self, i: usize, velocity: Vec2) {
+        let moved = &mut self.moved[i];
+        moved.velocity = velocity;
+        moved.velocity_changed = true;
     }
 
     /// Moves the body records (their positions and shapes) by the moves made since the last
@@ -423,6 +460,10 @@ struct Moved {
     velocity: Vec2,
     /// `velocity` is not yet written to the body's record.
     velocity_changed: bool,
+    /// A [`Floating`](crate::Floating) body: it slides along surfaces at constant speed.
+    floating: bool,
+    /// Its velocity was turned along a surface this step (a floating body only).
+    slid: bool,
 }
 
 impl Moved {

@@ -63,11 +63,13 @@ struct Push {
 /// `w_shape` gives `w`'s shape where resolution has moved it (needed only for some pushes).
 /// `one_way`: whether `m` is a one-way platform (as the pair knows). A push of a body touching
 /// within the slop reads neither body record.
+/// `floating`: whether `w` is [`Floating`](crate::Floating), which no surface holds up (it is
+/// pushed out of slopes along their normal).
 fn mighty_push(
     w: &Body,
     w_shape: impl Fn() -> Shape,
     m: &Body,
-    one_way: bool,
+    (one_way, floating): (bool, bool),
     contact: Overlap,
     settings: &StepSettings,
 ) -> Option<Push> {
@@ -102,7 +104,7 @@ fn mighty_push(
             (out, distance) = (face, d);
         }
     }
-    if settings.is_floor(out) && out != Vec2::Y {
+    if settings.is_floor(out) && out != Vec2::Y && !floating {
         // Stand on slopes: out of a floor straight up, so gravity does not slide the body down.
         if let Some(up) = exit_distance(&w_shape(), &m.shape, Vec2::Y)
             .filter(|up| *up <= 2.0 * distance / settings.floor_cos.max(0.1) + settings.margin)
@@ -141,7 +143,7 @@ pub(super) fn constraint(
     settings: &StepSettings,
 ) -> Option<Constraint> {
     let (out, need) = if m.one_way.is_some() {
-        let push = mighty_push(w, w_shape, m, true, contact, settings)?;
+        let push = mighty_push(w, w_shape, m, (true, false), contact, settings)?;
         (-push.into, push.offset.length().max(contact.depth.min(0.0)))
     } else {
         (-contact.normal, contact.depth)
@@ -200,8 +202,9 @@ fn mighty_weak_push(
     let (w, m, contact) = weak_side(bodies, pairs, k, moves, settings);
     let w_shape = || moves.shape_now(bodies, w);
     let pair = &pairs[k];
-    let push = contact
-        .and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], pair.one_way, c, settings));
+    let kind = (pair.one_way, moves.is_floating(w));
+    let push =
+        contact.and_then(|c| mighty_push(&bodies[w], w_shape, &bodies[m], kind, c, settings));
     // (From the pair record, in hand, rather than the Mighty body's.)
     let (a, b) = pair.entities;
     let mighty = if pair.pushes == Pushes::AOutOfB { b } else { a };

@@ -16,7 +16,10 @@
 //!    the step's reach: one still inside a Mighty body (pushed into another at an angle the
 //!    holds let through, or into one no pair knew of) takes the shortest way out of all the
 //!    Mighty bodies it touches, or is reported crushed between them.
-//! 5. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
+//! 5. Character control ([`character`]): [`Floating`](crate::Floating) bodies slide on at
+//!    constant speed, bodies walking into a low ledge step up onto it, bodies rising into a
+//!    ceiling's corner are nudged past it.
+//! 6. Bodies that stood on a floor and lost it are snapped down onto a floor close below.
 //!
 //! Pushes out of a Mighty body go along the minimum translation vector, except: a floor-like
 //! contact pushes straight up (so bodies stand still on slopes instead of sliding), a one-way
@@ -26,6 +29,9 @@
 use bevy::prelude::*;
 use prefetch_index::prefetch_index;
 
+mod character;
+mod corner;
+pub(crate) mod floating;
 mod holds;
 mod impact;
 pub(crate) mod islands;
@@ -33,7 +39,10 @@ mod mighty;
 mod mighty_index;
 mod settle;
 mod snap;
+mod step_up;
 mod weak;
+
+pub(crate) use character::Character;
 
 use holds::Holds;
 use impact::Rewind;
@@ -64,12 +73,24 @@ pub(crate) struct Resolution {
     /// Per body, the time of impact of its snap onto a floor.
     snaps: Vec<Option<f32>>,
     settle: Settle,
+    /// Character control, and the step's floating bodies.
+    pub character: Character,
 }
 
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
-pub(crate) fn resolve_contacts(mut state: ResMut<StepState>) {
+pub(crate) fn resolve_contacts(
+    mut state: ResMut<StepState>,
+    floating: Query<(), With<crate::Floating>>,
+) {
     let state = &mut *state;
+    let listed = &mut state.resolution.character.floating;
+    listed.clear();
+    if !floating.is_empty() {
+        let pushable = |(_, b): &(usize, &Body)| b.pushable() && floating.contains(b.entity);
+        let found = state.bodies.iter().enumerate().filter(pushable);
+        listed.extend(found.map(|(i, _)| i as u32));
+    }
     if !state.motion.any_pushable {
         // Nothing can be pushed (no Weak body, or only sensors): no pair is resolved, and
         // nothing reads resolution's state this step (the final contacts ask it only for pairs
@@ -119,6 +140,9 @@ pub(crate) fn resolve(
     res.settle.start(bodies.len());
     debug_assert_eq!(bodies.len(), velocities.len());
     moves.start_step(velocities, pairs.len() + weak.len(), settings);
+    for &i in &res.character.floating {
+        moves.set_floating(i as usize);
+    }
     // Bodies moved beyond the reach may meet Mighty bodies no pair knows of: listed for the
     // last check.
     let surroundings = Surroundings {
@@ -210,8 +234,10 @@ pub(crate) fn resolve(
     res.mighty.visited = visited;
     res.crushed.sort_unstable();
     res.crushed.dedup();
-    // Snapping sweeps the shapes where the passes left them.
+    // Character control and snapping sweep the shapes where the passes left them.
     moves.apply_moves(bodies);
+    let boxes = surroundings.mighty;
+    character::after_passes(bodies, velocities, boxes, moves, res, settings);
     snap::snap_to_floor(bodies, pairs, moves, res, settings);
 }
 

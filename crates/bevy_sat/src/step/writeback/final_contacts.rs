@@ -21,6 +21,7 @@ pub(super) fn final_contacts(state: &mut StepState) {
         found,
         moves,
         writeback,
+        resolution,
         ..
     } = state;
     let margin = settings.margin;
@@ -89,4 +90,11 @@ pub(super) fn final_contacts(state: &mut StepState) {
         &mut writeback.flags,
         &mut writeback.support_index,
     );
+    // A floating body has no floor, wall nor ceiling, and stands on nothing.
+    if resolved && !writeback.flags.is_empty() {
+        for &i in &resolution.character.floating {
+            writeback.flags[i as usize] = Default::default();
+            writeback.support_index[i as usize] = u32::MAX;
+        }
+    }
 }

@@ -117,27 +117,44 @@ enum Step {
     Old(usize),
 }
 
-/// The merge of [`diff_pairs`] over any keys that order like the pairs.
+/// The merge of [`diff_pairs`] over any keys that order like the pairs. A pair listed more
+/// than once (a body touching several pieces of one [`TileGrid`](crate::TileGrid), all named
+/// by the grid) is one pair: it starts or ends once.
 fn merge<K: Ord>(
     (old_len, old_key): (usize, impl Fn(usize) -> K),
     (new_len, new_key): (usize, impl Fn(usize) -> K),
     report: &mut impl FnMut(Step),
 ) {
+    // Past every copy of the old list's pair at `j`, reporting it as ended if `ended`.
+    let skip_old = |j: &mut usize, ended: bool, report: &mut dyn FnMut(Step)| {
+        let key = old_key(*j);
+        if ended {
+            report(Step::Old(*j));
+        }
+        *j += 1;
+        while *j < old_len && old_key(*j) == key {
+            *j += 1;
+        }
+    };
     let mut j = 0;
+    let mut last = None;
     for i in 0..new_len {
         let key = new_key(i);
+        if last.as_ref() == Some(&key) {
+            continue;
+        }
         while j < old_len && old_key(j) < key {
-            report(Step::Old(j));
-            j += 1;
+            skip_old(&mut j, true, report);
         }
         if j < old_len && old_key(j) == key {
-            j += 1;
+            skip_old(&mut j, false, report);
         } else {
             report(Step::New(i));
         }
+        last = Some(key);
     }
-    for j in j..old_len {
-        report(Step::Old(j));
+    while j < old_len {
+        skip_old(&mut j, true, report);
     }
 }
 

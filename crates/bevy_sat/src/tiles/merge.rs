@@ -242,4 +242,68 @@ mod tests {
             }
         }
     }
+
+    /// A cave-like grid: random cells about 45% solid, smoothed by a few rounds of the
+    /// 4-5 cellular automaton, which leaves about 30% solid in blobs and tunnels.
+    fn cave(size: UVec2, seed: u64) -> TileGrid {
+        let mut state = seed;
+        let mut random = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let (w, h) = (size.x as usize, size.y as usize);
+        let mut cells: Vec<bool> = (0..w * h).map(|_| random() % 100 < 45).collect();
+        for _ in 0..4 {
+            let solid = |x: isize, y: isize| {
+                x < 0
+                    || y < 0
+                    || x >= w as isize
+                    || y >= h as isize
+                    || cells[y as usize * w + x as usize]
+            };
+            let next: Vec<bool> = (0..w * h)
+                .map(|i| {
+                    let (x, y) = ((i % w) as isize, (i / w) as isize);
+                    let around = (-1..=1)
+                        .flat_map(|dy| (-1..=1).map(move |dx| (dx, dy)))
+                        .filter(|&(dx, dy)| (dx, dy) != (0, 0) && solid(x + dx, y + dy))
+                        .count();
+                    around >= 5 || (around == 4 && cells[i])
+                })
+                .collect();
+            cells = next;
+        }
+        let mut grid = TileGrid::new(size, Vec2::ONE);
+        for (i, &solid) in cells.iter().enumerate() {
+            if solid {
+                grid.set(UVec2::new((i % w) as u32, (i / w) as u32), Tile::Solid);
+            }
+        }
+        grid
+    }
+
+    /// Prints how many pieces a cave of 1000 × 1000 cells gives, and how long merging takes
+    /// (a measurement, not a check: `cargo test -p bevy_sat --lib cave_pieces -- --ignored
+    /// --nocapture`).
+    #[test]
+    #[ignore = "a measurement"]
+    fn cave_pieces() {
+        for side in [200, 1000] {
+            let g = cave(UVec2::splat(side), 0x9E37_79B9_7F4A_7C15);
+            let solid = (0..side * side)
+                .filter(|i| g.get(UVec2::new(i % side, i / side)) == Tile::Solid)
+                .count();
+            let start = std::time::Instant::now();
+            let count = pieces(&g).len();
+            let took = start.elapsed();
+            println!(
+                "PIECES {side} x {side}: {solid} solid cells ({:.1}%), {count} pieces \
+                 ({:.2} cells per piece), merged in {took:?}",
+                100.0 * solid as f64 / f64::from(side * side),
+                solid as f64 / count as f64
+            );
+        }
+    }
 }

@@ -440,6 +440,48 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_listed_several_times_starts_and_ends_once() {
+        // A body touching several pieces of one tile grid: the pair (grid, body) comes once per
+        // piece, in either list, as many times as it likes.
+        let mut rng = XorShift::new(0x5EED_0F_7115);
+        let mut scratch = SortScratch::default();
+        let pool: Vec<Entity> = (0..6).map(|_| entity(&mut rng, 1_000, 1)).collect();
+        let pair = |i: usize, j: usize| (pool[i].min(pool[j]), pool[i].max(pool[j]));
+        let sorted = |pairs: &[(Entity, Entity)], scratch: &mut SortScratch| {
+            let keys: Vec<PairKey> = pairs
+                .iter()
+                .zip(0..)
+                .map(|(&(a, b), index)| PairKey { a, b, index })
+                .collect();
+            let (mut order, mut out) = (Vec::new(), SortedPairs::default());
+            sort_pairs(&keys, &mut order, &mut out, scratch);
+            out
+        };
+        let old = sorted(
+            &[pair(0, 1), pair(0, 1), pair(2, 3), pair(4, 5)],
+            &mut scratch,
+        );
+        let new = sorted(
+            &[
+                pair(0, 1),
+                pair(2, 3),
+                pair(2, 3),
+                pair(2, 3),
+                pair(1, 2),
+                pair(1, 2),
+            ],
+            &mut scratch,
+        );
+        let (mut started, mut ended) = (Vec::new(), Vec::new());
+        diff_pairs(&old, &new, |change| match change {
+            Change::Started(i) => started.extend(new.get(i)),
+            Change::Ended(pair) => ended.push(pair),
+        });
+        assert_eq!(started, vec![pair(1, 2)]);
+        assert_eq!(ended, vec![pair(4, 5)]);
+    }
+
+    #[test]
     fn high_bits_sort_like_a_stable_sort() {
         let mut rng = XorShift::new(0x2545_F491_4F6C_DD1D);
         let mut scratch = Vec::new();

@@ -75,7 +75,12 @@ pub(crate) fn fill_colliding_entities(
     for mut touched in &mut bodies {
         touched.0.clear();
     }
+    // A pair listed more than once (a body on several pieces of one tile grid) is listed once.
+    let mut last = None;
     for pair in contacts.iter() {
+        if last.replace((pair.a, pair.b)) == Some((pair.a, pair.b)) {
+            continue;
+        }
         if let Ok(mut touched) = bodies.get_mut(pair.a) {
             touched.0.push(pair.b);
         }

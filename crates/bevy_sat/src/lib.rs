@@ -8,8 +8,9 @@
 //! [`DropThrough`] make jump-through platforms, [`CollisionLayers`] filters pairs, [`SatConfig`]
 //! holds the settings and [`SatSystems`] the step's system sets. [`SpatialQuery`] casts rays
 //! and shapes against the colliders as the step placed them; [`RayCaster`] and [`ShapeCaster`]
-//! do it every step. The geometry is [`sat_core`],
-//! re-exported as [`geometry`]; everything a game needs is in [`prelude`].
+//! do it every step. [`TileGrid`] is a tile map that collides as merged Mighty pieces. The
+//! geometry is [`sat_core`], re-exported as [`geometry`]; everything a game needs is in
+//! [`prelude`].
 
 // Library code never unwraps: bad input becomes an `Err` or a logged warning.
 #![warn(clippy::unwrap_used, clippy::expect_used)]
@@ -26,6 +27,7 @@ mod interpolation;
 mod plugin;
 mod query;
 mod step;
+mod tiles;
 
 pub use sat_core as geometry;
 
@@ -46,6 +48,7 @@ pub use query::{
     SpatialQuery, SpatialQueryFilter,
 };
 pub use sat_core::{Contact, PolygonError};
+pub use tiles::{Tile, TileGrid, TileGridError, TilePiece};
 
 /// Everything a game needs: `use bevy_sat::prelude::*;`.
 pub mod prelude {
@@ -54,7 +57,8 @@ pub mod prelude {
         ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Floating,
         Mighty, OneWayPlatform, PointProjection, PolygonError, RayCaster, RayHitData, RayHits,
         SatConfig, SatPlugin, SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits,
-        SpatialQuery, SpatialQueryFilter, TransformInterpolation, Velocity, Weak,
+        SpatialQuery, SpatialQueryFilter, Tile, TileGrid, TileGridError, TilePiece,
+        TransformInterpolation, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

@@ -18,14 +18,16 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 use crate::interpolation;
 use crate::query::{self, QueryIndex};
 use crate::step::{self, StepState};
+use crate::tiles::{self, Tile};
 
 /// The stages of one physics step, in order. Each is a public set, so a game can order its own
 /// systems around them (for example: set velocities `.before(SatSystems::Prepare)`, read
 /// [`ContactFlags`] `.after(SatSystems::Writeback)`).
 #[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SatSystems {
-    /// Applies gravity, moves bodies by their velocity, places every collider in the world
-    /// once (world vertices, swept AABB). Also warns, once per entity, about bodies that have
+    /// Builds the colliders of edited [`TileGrid`](crate::TileGrid)s, applies gravity, moves
+    /// bodies by their velocity, places every collider in the world once (world vertices,
+    /// swept AABB). Also warns, once per entity, about bodies that have
     /// no [`ConvexCollider`] (they are left out).
     Prepare,
     /// Sweep-and-prune over the swept AABBs: the candidate pairs.
@@ -108,6 +110,7 @@ impl Plugin for SatPlugin {
             .register_type::<DropThrough>()
             .register_type::<SatConfig>()
             .register_type::<CollidingEntities>()
+            .register_type::<Tile>()
             .init_resource::<SatConfig>()
             .init_resource::<Contacts>()
             .init_resource::<StepState>()
@@ -133,6 +136,8 @@ impl Plugin for SatPlugin {
                 self.schedule,
                 (
                     (
+                        // Tile-grid edits become pieces before the step places colliders.
+                        tiles::sync_tile_grids,
                         interpolation::start_easing_at_teleports,
                         step::prepare::prepare_bodies,
                     )

@@ -28,6 +28,10 @@ pub(crate) struct Body {
     /// [`Body::prefetch`] can name each line of the record.
     lines: [CacheLine; 0],
     pub entity: Entity,
+    /// The entity the step names in pairs, contact flags, [`Contacts`](crate::Contacts) and
+    /// events: `entity` itself, but for a piece of a [`TileGrid`](crate::TileGrid), whose
+    /// grid's entity stands for it.
+    pub name: Entity,
     /// The entity's translation (x, y): after integration, then as resolution moves it.
     pub position: Vec2,
     pub velocity: Vec2,
@@ -57,6 +61,10 @@ pub(crate) struct Body {
     /// Bit `i` set: edge `i` of the world polygon is covered by a flush neighbour's edge (an
     /// internal face, never a push axis).
     pub internal: u16,
+    /// Edges that are internal whatever lies next to them: the faces a
+    /// [`TileGrid`](crate::TileGrid) piece shares with the grid's other cells (bits as in
+    /// `internal`, which always holds them).
+    pub hidden: u16,
     /// The bottom of the shape's AABB, kept as the body moves: Weak pairs are ordered by it,
     /// and the narrow phase would otherwise go over every vertex of both shapes of such a pair.
     pub bottom: f32,
@@ -76,6 +84,7 @@ impl Body {
         Self {
             lines: [],
             entity,
+            name: entity,
             position: Vec2::ZERO,
             velocity: Vec2::ZERO,
             layers: CollisionLayers::default(),
@@ -91,6 +100,7 @@ impl Body {
             rotation: Vec2::X,
             support: None,
             internal: 0,
+            hidden: 0,
             bottom: shape.aabb().min.y,
             shape,
         }

@@ -248,7 +248,7 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
         broad.scenery_internal.resize(count, 0);
         for (i, body) in state.bodies.iter_mut().enumerate() {
             if broad.scenery.contains(i) {
-                body.internal = 0;
+                body.internal = body.hidden;
             }
         }
     }

@@ -33,8 +33,8 @@ pub(crate) fn test_pair(
     reach: f32,
     settings: &StepSettings,
 ) -> Option<(PairContact, Option<Hit>)> {
-    // The pair's `a` is the body with the smaller entity.
-    let (a, b) = if bodies[a].entity < bodies[b].entity {
+    // The pair's `a` is the body with the smaller entity (as the pair names them).
+    let (a, b) = if bodies[a].name < bodies[b].name {
         (a, b)
     } else {
         (b, a)
@@ -77,7 +77,7 @@ pub(crate) fn test_pair(
         // (Body indices fit 32 bits: 2^32 bodies would take a TiB.)
         a: a as u32,
         b: b as u32,
-        entities: (body_a.entity, body_b.entity),
+        entities: (body_a.name, body_b.name),
         pushes,
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),

@@ -44,12 +44,23 @@ pub(crate) fn is_passing(a: &Body, b: &Body, margin: f32) -> bool {
     m.one_way.is_some() && (w.drop_through || solid_side_at_start(w, m, margin).is_none())
 }
 
-/// Whether a hit of Weak `w` into Mighty `m` along `into` counts: always, unless `m` is a
-/// one-way platform and the hit is not through a solid side `w` started on.
-pub(crate) fn allows_hit(w: &Body, m: &Body, into: Vec2, settings: &StepSettings) -> bool {
-    m.one_way.is_none()
-        || solid_side_at_start(w, m, settings.margin)
-            .is_some_and(|side| -side.dot(into) > THROUGH_SIDE_COS)
+/// The direction a hit of Weak `w` into Mighty `m` along `into` stops `w` in, if the hit
+/// counts. It always does, along `into`, unless `m` is a one-way platform: then only a hit
+/// into a solid side `w` started on, within 45° of the side's inward normal, counts, and
+/// stops `w` along that normal, whichever point of the side (a corner too) it met: a body
+/// landing on the platform's end lands on its top.
+pub(crate) fn hit_direction(
+    w: &Body,
+    m: &Body,
+    into: Vec2,
+    settings: &StepSettings,
+) -> Option<Vec2> {
+    if m.one_way.is_none() {
+        return Some(into);
+    }
+    solid_side_at_start(w, m, settings.margin)
+        .filter(|side| -side.dot(into) > THROUGH_SIDE_COS)
+        .map(|side| -side)
 }
 
 /// Whether `w` is now above a one-way platform `m` that is solid from above: what floor

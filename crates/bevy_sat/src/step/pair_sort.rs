@@ -117,27 +117,44 @@ enum Step {
     Old(usize),
 }
 
-/// The merge of [`diff_pairs`] over any keys that order like the pairs.
+/// The merge of [`diff_pairs`] over any keys that order like the pairs. A pair listed more
+/// than once (a body touching several pieces of one [`TileGrid`](crate::TileGrid), all named
+/// by the grid) is one pair: it starts or ends once.
 fn merge<K: Ord>(
     (old_len, old_key): (usize, impl Fn(usize) -> K),
     (new_len, new_key): (usize, impl Fn(usize) -> K),
     report: &mut impl FnMut(Step),
 ) {
+    // Past every copy of the old list's pair at `j`, reporting it as ended if `ended`.
+    let skip_old = |j: &mut usize, ended: bool, report: &mut dyn FnMut(Step)| {
+        let key = old_key(*j);
+        if ended {
+            report(Step::Old(*j));
+        }
+        *j += 1;
+        while *j < old_len && old_key(*j) == key {
+            *j += 1;
+        }
+    };
     let mut j = 0;
+    let mut last = None;
     for i in 0..new_len {
         let key = new_key(i);
+        if last.as_ref() == Some(&key) {
+            continue;
+        }
         while j < old_len && old_key(j) < key {
-            report(Step::Old(j));
-            j += 1;
+            skip_old(&mut j, true, report);
         }
         if j < old_len && old_key(j) == key {
-            j += 1;
+            skip_old(&mut j, false, report);
         } else {
             report(Step::New(i));
         }
+        last = Some(key);
     }
-    for j in j..old_len {
-        report(Step::Old(j));
+    while j < old_len {
+        skip_old(&mut j, true, report);
     }
 }
 
@@ -420,6 +437,48 @@ mod tests {
             assert_eq!(old_keys.len(), old.len());
             assert_eq!(old.get(old.len()), None, "past the end: no pair");
         }
+    }
+
+    #[test]
+    fn a_pair_listed_several_times_starts_and_ends_once() {
+        // A body touching several pieces of one tile grid: the pair (grid, body) comes once per
+        // piece, in either list, as many times as it likes.
+        let mut rng = XorShift::new(0x005E_ED0F_7115);
+        let mut scratch = SortScratch::default();
+        let pool: Vec<Entity> = (0..6).map(|_| entity(&mut rng, 1_000, 1)).collect();
+        let pair = |i: usize, j: usize| (pool[i].min(pool[j]), pool[i].max(pool[j]));
+        let sorted = |pairs: &[(Entity, Entity)], scratch: &mut SortScratch| {
+            let keys: Vec<PairKey> = pairs
+                .iter()
+                .zip(0..)
+                .map(|(&(a, b), index)| PairKey { a, b, index })
+                .collect();
+            let (mut order, mut out) = (Vec::new(), SortedPairs::default());
+            sort_pairs(&keys, &mut order, &mut out, scratch);
+            out
+        };
+        let old = sorted(
+            &[pair(0, 1), pair(0, 1), pair(2, 3), pair(4, 5)],
+            &mut scratch,
+        );
+        let new = sorted(
+            &[
+                pair(0, 1),
+                pair(2, 3),
+                pair(2, 3),
+                pair(2, 3),
+                pair(1, 2),
+                pair(1, 2),
+            ],
+            &mut scratch,
+        );
+        let (mut started, mut ended) = (Vec::new(), Vec::new());
+        diff_pairs(&old, &new, |change| match change {
+            Change::Started(i) => started.extend(new.get(i)),
+            Change::Ended(pair) => ended.push(pair),
+        });
+        assert_eq!(started, vec![pair(1, 2)]);
+        assert_eq!(ended, vec![pair(4, 5)]);
     }
 
     #[test]

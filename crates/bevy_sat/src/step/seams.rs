@@ -57,16 +57,32 @@ fn covered(p: &ConvexPolygon, i: usize, q: &ConvexPolygon, j: usize, tolerance: 
     inside(p0) && inside(p1)
 }
 
-/// Whether the face of Mighty body `m` that faces direction `outward` is internal.
-pub(crate) fn is_internal_face(m: &Body, outward: Vec2) -> bool {
+/// Whether a push out of Mighty body `m` along `outward` would be through an internal face:
+/// `outward` is an internal face's normal, or points out of a corner beside one (a circle
+/// meeting the corner where two flush neighbours meet is pushed out of the corner's vertex,
+/// not out of a face). Either way, the way out is through an open face.
+pub(crate) fn toward_internal_face(m: &Body, outward: Vec2) -> bool {
+    if m.internal == 0 {
+        return false; // the usual case: no flush neighbour
+    }
     let Shape::Polygon(p) = &m.shape else {
         return false;
     };
-    p.normals()
-        .iter()
-        .enumerate()
-        .any(|(i, n)| m.internal & (1 << i) != 0 && n.dot(outward) > -OPPOSITE_COS)
+    let mut beside_internal = false;
+    for (i, n) in p.normals().iter().enumerate() {
+        let along = n.dot(outward);
+        let internal = m.internal & (1 << i) != 0;
+        if along > -OPPOSITE_COS {
+            return internal; // along a face: internal or open
+        }
+        beside_internal |= internal && along > CORNER_DOT;
+    }
+    beside_internal
 }
+
+/// A direction counts as leaning toward a face when its dot product with the face's normal is
+/// above this: out of the corner beside it.
+const CORNER_DOT: f32 = 1e-3;
 
 /// The outward normals of the faces of `m` that are not internal (for a circle: none).
 pub(crate) fn open_faces(m: &Body) -> impl Iterator<Item = Vec2> + '_ {

@@ -36,13 +36,13 @@ pub(super) fn carry_riders(
         // then) the entity → body lookup, built once.
         let hint = support_index.get(i).map(|&s| s as usize);
         prepare.support[i] =
-            match hint.filter(|&s| bodies.get(s).is_some_and(|b| b.entity == support)) {
+            match hint.filter(|&s| bodies.get(s).is_some_and(|b| b.name == support)) {
                 Some(s) => Some(s),
                 None => {
                     if prepare.index.is_empty() {
                         prepare
                             .index
-                            .extend(bodies.iter().enumerate().map(|(k, b)| (b.entity, k)));
+                            .extend(bodies.iter().enumerate().map(|(k, b)| (b.name, k)));
                     }
                     prepare.index.get(&support).copied()
                 }

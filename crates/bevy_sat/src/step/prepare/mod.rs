@@ -14,6 +14,7 @@ use crate::components::{
     Velocity, Weak,
 };
 use crate::config::{MAX_DT, SatConfig};
+use crate::tiles::TilePiece;
 
 /// The colliders the step reads.
 pub(crate) type ColliderQuery<'w, 's> = Query<
@@ -32,6 +33,7 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
             Option<&'static OneWayPlatform>,
             Has<DropThrough>,
             Option<&'static ContactFlags>,
+            Option<&'static TilePiece>,
         ),
     ),
 >;
@@ -146,7 +148,7 @@ pub(crate) fn prepare_bodies(
     let keep_velocities = motion.any_pushable;
     motion.velocities.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
-        let (one_way, drop_through, flags) = extra;
+        let (one_way, drop_through, flags, piece) = extra;
         // `Mighty` and `Weak` remove each other when inserted: an entity has one at most.
         let kind = match (mighty, weak) {
             (_, false) | (true, true) => {
@@ -216,6 +218,11 @@ pub(crate) fn prepare_bodies(
         any_mighty_moving |= kind == Kind::Mighty && moved != Vec2::ZERO;
         // Field by field: the shape is already in place.
         body.entity = entity;
+        // A tile-grid piece is named by its grid and keeps the faces it shares with the grid's
+        // other cells hidden.
+        let (name, hidden) = piece.map_or((entity, 0), |p| (p.grid, p.hidden));
+        body.name = name;
+        body.hidden = hidden;
         body.position = pose.translation;
         body.velocity = v;
         if keep_velocities {
@@ -237,11 +244,12 @@ pub(crate) fn prepare_bodies(
         // Scenery kept in place keeps the faces its flush neighbours hid (if the scenery
         // changed anywhere, the broad phase finds them all again); everything else starts
         // with none.
-        body.internal = if kept {
-            state.broad.scenery_internal(slot)
-        } else {
-            0
-        };
+        body.internal = hidden
+            | if kept {
+                state.broad.scenery_internal(slot)
+            } else {
+                0
+            };
         any_pushable |= body.pushable();
         state.broad.inputs.push(BroadInput::of(
             body,

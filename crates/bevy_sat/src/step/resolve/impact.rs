@@ -9,6 +9,7 @@ use crate::step::body::{Body, Kind};
 use crate::step::moves::Moves;
 use crate::step::one_way;
 use crate::step::pair::FastHit;
+use crate::step::seams::toward_internal_face;
 
 /// A body's motion after an impact that is taken back.
 #[derive(Clone, Copy, Debug)]
@@ -45,23 +46,30 @@ pub(super) fn place_at_time_of_impact(
         let n = hit.normal; // from a to b
         let relative = a.motion() - b.motion();
         match (a.kind, b.kind) {
+            // A hit on a face a flush neighbour covers (an internal face), or on a corner beside
+            // one, is no wall: the body slides over the seam, and the neighbour stops it if
+            // anything does.
             (Kind::Weak, Kind::Mighty) => {
-                if one_way::allows_hit(a, b, n, settings) {
+                if let Some(into) = one_way::hit_direction(a, b, n, settings)
+                    && !toward_internal_face(b, -n)
+                {
                     rewinds.push(Rewind {
                         body: i,
                         toi: hit.toi,
-                        offset: n * (relative.dot(n) * late),
-                        into: n,
+                        offset: into * (relative.dot(into) * late).max(0.0),
+                        into,
                     });
                 }
             }
             (Kind::Mighty, Kind::Weak) => {
-                if one_way::allows_hit(b, a, -n, settings) {
+                if let Some(into) = one_way::hit_direction(b, a, -n, settings)
+                    && !toward_internal_face(a, n)
+                {
                     rewinds.push(Rewind {
                         body: j,
                         toi: hit.toi,
-                        offset: -n * (relative.dot(n) * late),
-                        into: -n,
+                        offset: into * ((-relative).dot(into) * late).max(0.0),
+                        into,
                     });
                 }
             }

@@ -13,7 +13,7 @@ use crate::step::body::Body;
 use crate::step::moves::{Moves, Overlap};
 use crate::step::one_way::solid_side_at_start;
 use crate::step::pair::{PairContact, Pushes};
-use crate::step::seams::{is_internal_face, open_faces};
+use crate::step::seams::{open_faces, toward_internal_face};
 
 /// The Mighty–Weak pairs and what the Mighty passes found of them.
 #[derive(Default, Debug)]
@@ -93,9 +93,9 @@ fn mighty_push(
         });
     }
     let (mut out, mut distance) = (-n, contact.depth);
-    if is_internal_face(m, -n) {
-        // The shortest way out is through a face a flush neighbour covers: take the shortest
-        // way through an open face instead.
+    if toward_internal_face(m, -n) {
+        // The shortest way out is through a face a flush neighbour covers (or out of a corner
+        // beside one): take the shortest way through an open face instead.
         let w_shape = w_shape();
         if let Some((face, d)) = open_faces(m)
             .filter_map(|f| exit_distance(&w_shape, &m.shape, f).map(|d| (f, d)))

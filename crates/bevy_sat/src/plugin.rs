@@ -8,8 +8,8 @@ use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInte
 
 use crate::colliding::{self, CollidingEntities};
 use crate::components::{
-    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
-    Velocity, Weak,
+    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform,
+    Sensor, Velocity, Weak,
 };
 use crate::config::SatConfig;
 use crate::contacts::Contacts;
@@ -111,6 +111,7 @@ impl Plugin for SatPlugin {
             .register_type::<SatConfig>()
             .register_type::<CollidingEntities>()
             .register_type::<Tile>()
+            .register_type::<Floating>()
             .init_resource::<SatConfig>()
             .init_resource::<Contacts>()
             .init_resource::<StepState>()

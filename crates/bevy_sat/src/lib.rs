@@ -25,6 +25,7 @@ mod events;
 mod interpolation;
 mod plugin;
 mod query;
+mod rounded_colliders;
 mod step;
 
 pub use sat_core as geometry;

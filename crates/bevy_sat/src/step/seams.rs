@@ -68,11 +68,12 @@ pub(crate) fn is_internal_face(m: &Body, outward: Vec2) -> bool {
         .any(|(i, n)| m.internal & (1 << i) != 0 && n.dot(outward) > -OPPOSITE_COS)
 }
 
-/// The outward normals of the faces of `m` that are not internal (for a circle: none).
+/// The outward normals of the faces of `m` that are not internal (for any shape but a polygon:
+/// none, as only polygons have internal faces).
 pub(crate) fn open_faces(m: &Body) -> impl Iterator<Item = Vec2> + '_ {
     let normals: &[Vec2] = match &m.shape {
         Shape::Polygon(p) => p.normals(),
-        Shape::Circle(_) => &[],
+        _ => &[],
     };
     normals
         .iter()

@@ -153,6 +153,20 @@ fn draw_new_colliders(
             .fill(paint.0)
             .stroke((outline, 2.0))
             .build(),
+            SatShape::Capsule(capsule) => ShapeBuilder::with(&shapes::Polygon {
+                points: capsule.outline(12),
+                closed: true,
+            })
+            .fill(paint.0)
+            .stroke((outline, 2.0))
+            .build(),
+            SatShape::Rounded(rounded) => ShapeBuilder::with(&shapes::Polygon {
+                points: rounded.outline(6),
+                closed: true,
+            })
+            .fill(paint.0)
+            .stroke((outline, 2.0))
+            .build(),
         };
         commands.entity(entity).insert(shape);
     }

@@ -130,7 +130,17 @@ fn outline(gizmos: &mut Gizmos, shape: &Shape, color: impl Into<Color>) {
         Shape::Circle(c) => {
             gizmos.circle_2d(Isometry2d::from_translation(c.center()), c.radius(), color);
         }
+        Shape::Capsule(c) => closed_strip(gizmos, &c.outline(ROUNDED_OUTLINE_STEPS), color),
+        Shape::Rounded(r) => closed_strip(gizmos, &r.outline(ROUNDED_OUTLINE_STEPS), color),
     }
+}
+
+/// How many straight pieces a rounded corner is drawn with.
+const ROUNDED_OUTLINE_STEPS: usize = 8;
+
+/// Draws a closed outline through `points`.
+fn closed_strip(gizmos: &mut Gizmos, points: &[Vec2], color: impl Into<Color>) {
+    gizmos.linestrip_2d(points.iter().copied().chain(points.first().copied()), color);
 }
 
 /// How far an unbounded cast is drawn when it hits nothing.

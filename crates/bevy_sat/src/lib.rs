@@ -26,6 +26,7 @@ mod events;
 mod interpolation;
 mod plugin;
 mod query;
+mod rounded_colliders;
 mod step;
 mod tiles;
 

@@ -156,6 +156,7 @@ fn placed(shape: &Shape) -> Placed {
     match shape {
         Shape::Polygon(p) => Placed::Polygon(p.vertices().iter().map(|v| v.as_dvec2()).collect()),
         Shape::Circle(c) => Placed::Circle(c.center().as_dvec2(), f64::from(c.radius())),
+        _ => unreachable!("these tests make only polygons and circles"),
     }
 }
 

@@ -5,7 +5,9 @@ use core::fmt;
 use glam::Vec2;
 
 use crate::Aabb;
-use crate::shape::{Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape, aabb_of};
+use crate::shape::{
+    Circle, ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, Shape, aabb_of, rounded_radius,
+};
 
 /// Where a shape is in the world: its local vertices are scaled, then rotated, then translated.
 ///
@@ -93,7 +95,7 @@ impl Pose {
         self.rotation.rotate(local * self.scale) + self.translation
     }
 
-    fn check(&self) -> Result<(), TransformError> {
+    pub(crate) fn check(&self) -> Result<(), TransformError> {
         let finite = self.translation.is_finite()
             && self.rotation.is_finite()
             && self.scale.is_finite()
@@ -117,7 +119,7 @@ fn unit(v: Vec2) -> Option<Vec2> {
     (v / largest).try_normalize()
 }
 
-fn in_range(p: Vec2) -> bool {
+pub(crate) fn in_range(p: Vec2) -> bool {
     p.is_finite() && p.abs().max_element() <= MAX_COORDINATE
 }
 
@@ -323,6 +325,26 @@ impl Shape {
             }
             (Shape::Circle(local), out) => {
                 *out = Shape::Circle(local.transformed(pose)?);
+                Ok(out.aabb())
+            }
+            (Shape::Capsule(local), out) => {
+                *out = Shape::Capsule(local.transformed(pose)?);
+                Ok(out.aabb())
+            }
+            (Shape::Rounded(local), Shape::Rounded(world)) => {
+                let radius = rounded_radius(local.radius, pose)?;
+                if radius <= 0.0 {
+                    return Err(TransformError::OutOfRange);
+                }
+                let aabb = local.core.transform_into(pose, &mut world.core)?;
+                world.radius = radius;
+                Ok(Aabb {
+                    min: aabb.min - Vec2::splat(world.radius),
+                    max: aabb.max + Vec2::splat(world.radius),
+                })
+            }
+            (Shape::Rounded(local), out) => {
+                *out = Shape::Rounded(local.transformed(pose)?);
                 Ok(out.aabb())
             }
         }

@@ -51,6 +51,7 @@ fn reference(shape: &Shape, p: DVec2) -> (f64, DVec2) {
             let dir = (p - center).normalize_or(DVec2::Y);
             ((p - center).length() - r, center + dir * r)
         }
+        _ => unreachable!("these tests make only polygons and circles"),
     }
 }
 
@@ -118,6 +119,7 @@ fn near_boundary(shape: &Shape, k: usize, s: f32, angle: f64, offset: f32) -> Ve
             let n = DVec2::from_angle(angle).as_vec2();
             c.center() + n * (c.radius() + offset)
         }
+        _ => unreachable!("these tests make only polygons and circles"),
     }
 }
 

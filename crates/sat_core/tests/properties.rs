@@ -290,10 +290,12 @@ fn contained(local: &Shape, b: &Shape, angle: f32) -> Option<(Shape, Shape)> {
             .zip(p.normals())
             .map(|(v, n)| n.dot(*v - centre))
             .fold(f32::INFINITY, f32::min),
+        _ => unreachable!("these tests make only polygons and circles"),
     };
     let reach = match local {
         Shape::Circle(c) => c.center().length() + c.radius(),
         Shape::Polygon(p) => p.vertices().iter().map(|v| v.length()).fold(0.0, f32::max),
+        _ => unreachable!("these tests make only polygons and circles"),
     };
     let scale = 0.5 * room / reach;
     let turned = local
@@ -355,7 +357,7 @@ proptest! {
 fn polygon(shape: &Shape) -> Option<&sat_core::ConvexPolygon> {
     match shape {
         Shape::Polygon(p) => Some(p),
-        Shape::Circle(_) => None,
+        _ => None,
     }
 }
 

@@ -117,6 +117,7 @@ fn boundary_distance(shape: &Shape, p: DVec2) -> f64 {
                 .fold(f64::INFINITY, f64::min)
         }
         ShapeRef::Circle(c) => (p.distance(c.center().as_dvec2()) - f64::from(c.radius())).abs(),
+        _ => unreachable!("these tests make only polygons and circles"),
     }
 }
 
@@ -133,6 +134,7 @@ fn expected(shape: &Shape, o: Vec2, dir: Vec2, max: f32, solid: bool, tol: f64) 
         ShapeRef::Circle(c) => {
             reference_circle(c.center().as_dvec2(), f64::from(c.radius()), o64, d, tol)
         }
+        _ => unreachable!("these tests make only polygons and circles"),
     };
     let hit = span.and_then(|((t_in, n_in), (t_out, n_out))| {
         let (t, normals) = if t_in > 0.0 {
@@ -191,6 +193,7 @@ fn check(
                     })
                 }
                 ShapeRef::Circle(_) => None,
+                _ => unreachable!("these tests make only polygons and circles"),
             };
             let normal = edge.unwrap_or(hit.normal.as_dvec2());
             prop_assert!(
@@ -260,6 +263,7 @@ fn boundary_point() -> impl Strategy<Value = (Shape, Vec2)> {
                 vs[k % vs.len()].lerp(vs[(k + 1) % vs.len()], s)
             }
             ShapeRef::Circle(c) => c.center() + unit(angle) * c.radius(),
+            _ => unreachable!("these tests make only polygons and circles"),
         };
         (shape, point)
     })
@@ -304,6 +308,7 @@ proptest! {
             ShapeRef::Circle(c) => {
                 c.center().as_dvec2() + DVec2::from_angle(weights[0] * TAU) * weights[1] * 0.9 * f64::from(c.radius())
             }
+            _ => unreachable!("these tests make only polygons and circles"),
         }.as_vec2();
         let dir = unit(angle);
         check(&shape, o, dir, 500.0, solid, tolerance(&shape, o))?;
@@ -354,6 +359,7 @@ proptest! {
                 let n = unit(angle);
                 (c.center() + n * c.radius() - n.perp() * c.radius() * s, n.perp())
             }
+            _ => unreachable!("these tests make only polygons and circles"),
         };
         check(&shape, o, dir, 500.0, solid, tolerance(&shape, o))?;
     }

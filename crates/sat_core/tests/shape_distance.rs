@@ -23,6 +23,7 @@ fn core(shape: &Shape) -> (Vec<DVec2>, f64) {
     match shape.as_shape() {
         ShapeRef::Polygon(p) => (p.vertices().iter().map(|v| v.as_dvec2()).collect(), 0.0),
         ShapeRef::Circle(c) => (vec![c.center().as_dvec2()], f64::from(c.radius())),
+        _ => unreachable!("these tests make only polygons and circles"),
     }
 }
 
@@ -207,6 +208,7 @@ proptest! {
                 p.transformed(&Pose::new(c * (1.0 - scale), 0.0, Vec2::splat(scale))).unwrap().into()
             }
             ShapeRef::Circle(c) => Circle::new(c.center(), c.radius() * radius).unwrap().into(),
+            _ => unreachable!("these tests make only polygons and circles"),
         };
         prop_assert_eq!(distance(&a, &inner), None);
         prop_assert_eq!(distance(&inner, &a), None);

@@ -84,11 +84,12 @@ pub(crate) fn toward_internal_face(m: &Body, outward: Vec2) -> bool {
 /// above this: out of the corner beside it.
 const CORNER_DOT: f32 = 1e-3;
 
-/// The outward normals of the faces of `m` that are not internal (for a circle: none).
+/// The outward normals of the faces of `m` that are not internal (for any shape but a polygon:
+/// none, as only polygons have internal faces).
 pub(crate) fn open_faces(m: &Body) -> impl Iterator<Item = Vec2> + '_ {
     let normals: &[Vec2] = match &m.shape {
         Shape::Polygon(p) => p.normals(),
-        Shape::Circle(_) => &[],
+        _ => &[],
     };
     normals
         .iter()

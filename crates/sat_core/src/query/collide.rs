@@ -11,7 +11,9 @@ use crate::shape::{AsShape, Circle, ConvexPolygon, MAX_VERTICES, ShapeRef};
 /// `normal` points from A to B and `depth >= 0` (touching shapes give `depth == 0`). Among the
 /// axes, the one with the least overlap wins; its sign is the shorter way out along it, so a
 /// shape inside another is pushed out the short way whatever their centres. Polygon pairs get
-/// one or two contact points by clipping the incident edge against the reference face.
+/// one or two contact points by clipping the incident edge against the reference face; so do
+/// rounded shapes (capsules, segments, rounded polygons) whose cores meet face to face, as a
+/// capsule lying on a floor does.
 ///
 /// ```
 /// # use sat_core::{collide, ConvexPolygon, Pose}; use glam::Vec2;
@@ -59,6 +61,7 @@ pub fn collide_within<A: AsShape + ?Sized, B: AsShape + ?Sized>(
             polygon_circle(b, a, margin).map(|c| c.flipped())
         }
         (ShapeRef::Circle(a), ShapeRef::Circle(b)) => circle_circle(a, b, margin),
+        (a, b) => super::rounded::rounded_contact(a, b, margin),
     }
 }
 

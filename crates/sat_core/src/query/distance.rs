@@ -69,21 +69,22 @@ pub fn distance<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> Optio
 }
 
 /// A shape's core, in `f64`: its corners, whether consecutive corners are joined by edges (a
-/// closed outline), and their outward unit normals when they are.
-struct Core {
-    points: [DVec2; crate::MAX_VERTICES],
-    normals: [Vec2; crate::MAX_VERTICES],
-    len: usize,
-    closed: bool,
+/// closed outline), and their outward unit normals when they are. A segment is a closed
+/// outline of two corners: its two sides are its edges.
+pub(crate) struct Core {
+    pub(crate) points: [DVec2; crate::MAX_VERTICES],
+    pub(crate) normals: [Vec2; crate::MAX_VERTICES],
+    pub(crate) len: usize,
+    pub(crate) closed: bool,
 }
 
 impl Core {
-    fn points(&self) -> &[DVec2] {
+    pub(crate) fn points(&self) -> &[DVec2] {
         &self.points[..self.len]
     }
 
     /// Edge `i`: its start, its vector and its outward unit normal.
-    fn edge(&self, i: usize) -> (DVec2, DVec2, Vec2) {
+    pub(crate) fn edge(&self, i: usize) -> (DVec2, DVec2, Vec2) {
         let start = self.points[i];
         (
             start,
@@ -92,13 +93,14 @@ impl Core {
         )
     }
 
-    fn edges(&self) -> usize {
+    /// How many edges there are: 0 for a point.
+    pub(crate) fn edges(&self) -> usize {
         if self.closed { self.len } else { 0 }
     }
 }
 
 /// The core and the radius of a shape.
-fn core_of(shape: ShapeRef<'_>) -> (Core, f64) {
+pub(crate) fn core_of(shape: ShapeRef<'_>) -> (Core, f64) {
     let mut core = Core {
         points: [DVec2::ZERO; crate::MAX_VERTICES],
         normals: [Vec2::ZERO; crate::MAX_VERTICES],
@@ -120,12 +122,30 @@ fn core_of(shape: ShapeRef<'_>) -> (Core, f64) {
             core.len = 1;
             (core, f64::from(c.radius))
         }
+        ShapeRef::Capsule(c) => {
+            let (start, end) = (c.start.as_dvec2(), c.end.as_dvec2());
+            core.points[0] = start;
+            core.len = 1;
+            // Ends merged by round-off leave a point.
+            if let Some(side) = (end - start).perp().try_normalize() {
+                let side = -side.as_vec2(); // the right-hand side of start → end
+                core.points[1] = end;
+                core.normals[..2].copy_from_slice(&[side, -side]);
+                core.len = 2;
+                core.closed = true;
+            }
+            (core, f64::from(c.radius))
+        }
+        ShapeRef::Rounded(r) => {
+            let (core, _) = core_of(ShapeRef::Polygon(&r.core));
+            (core, f64::from(r.radius))
+        }
     }
 }
 
 /// The closest points of two cores that do not meet, and the unit vector from A's to B's.
 /// `None` only when the cores meet exactly.
-fn nearest_between(a: &Core, b: &Core) -> Option<(DVec2, DVec2, DVec2)> {
+pub(crate) fn nearest_between(a: &Core, b: &Core) -> Option<(DVec2, DVec2, DVec2)> {
     let mut best = Nearest::default();
     if a.edges() > 0 && b.edges() > 0 {
         nearest_of_outlines(a, b, &mut best);
@@ -134,6 +154,8 @@ fn nearest_between(a: &Core, b: &Core) -> Option<(DVec2, DVec2, DVec2)> {
     }
     let (_, on_a, on_b, normal) = best.0?;
     let normal = match normal {
+        // A segment's two sides lie on one line: the side facing the other core.
+        Some(normal) if normal.dot(on_b - on_a) < 0.0 => -normal,
         Some(normal) => normal,
         None => (on_b - on_a).try_normalize()?,
     };
@@ -178,8 +200,9 @@ fn nearest_of_outlines(a: &Core, b: &Core, best: &mut Nearest) {
         let (bi, aj) = ((start_b + i) % m, (start_a + j) % n);
         let (bk, ak) = ((bi + 1) % m, (aj + 1) % n);
         let (b_edge, a_edge) = (b_pts[bk] - b_pts[bi], a_pts[ak] - a_pts[aj]);
-        // B's edge comes first when -A's turns left of it (of parallel ones, B's).
-        let take_b = j == n || (i < m && b_edge.perp_dot(-a_edge) >= 0.0);
+        // B's edge comes first when its direction's angle is no larger than -A's (of parallel
+        // ones, B's).
+        let take_b = j == n || (i < m && turns_no_further(b_edge, -a_edge));
         let corner = b_pts[bi] - a_pts[aj];
         if take_b {
             let s = fraction_nearest_origin(corner, b_edge);
@@ -192,6 +215,19 @@ fn nearest_of_outlines(a: &Core, b: &Core, best: &mut Nearest) {
             best.consider(a_pts[aj] + a_edge * s, b_pts[bi], normal);
             j += 1;
         }
+    }
+}
+
+/// Whether the direction of `u` makes an angle with +x, counted counter-clockwise in
+/// `[0, 2π)`, no larger than that of `v`: the order in which the edges of both outlines come,
+/// walked from their lowest corner. The half-turn decides first, so that opposite directions
+/// (a segment's two sides) are ordered too; within a half-turn, the sign of the cross product.
+fn turns_no_further(u: DVec2, v: DVec2) -> bool {
+    let second_half = |d: DVec2| !(d.y > 0.0 || (d.y == 0.0 && d.x > 0.0));
+    match (second_half(u), second_half(v)) {
+        (false, true) => true,
+        (true, false) => false,
+        _ => u.perp_dot(v) >= 0.0,
     }
 }
 

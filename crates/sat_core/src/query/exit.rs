@@ -43,10 +43,7 @@ pub fn exit_distance<A: AsShape + ?Sized, B: AsShape + ?Sized>(
     if touching.depth <= 0.0 {
         return None;
     }
-    let mut outside = match a {
-        crate::ShapeRef::Polygon(p) => crate::Shape::Polygon(*p),
-        crate::ShapeRef::Circle(c) => crate::Shape::Circle(*c),
-    };
+    let mut outside = a.to_shape();
     outside.translate(direction * reach);
     let back = sweep(&outside, &b, -direction * reach)?;
     Some(reach * (1.0 - back.toi))

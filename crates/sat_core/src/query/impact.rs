@@ -113,5 +113,13 @@ fn touching_feature(shape: ShapeRef<'_>, direction: Vec2) -> (Vec2, Vec2) {
             let point = c.center + direction * c.radius;
             (point, point)
         }
+        rounded => {
+            // The core's feature, pushed out by the radius.
+            let (core, radius) = super::distance::core_of(rounded);
+            let direction = direction.as_dvec2();
+            let (start, end) = super::rounded::farthest_feature(&core, direction);
+            let push = direction * radius;
+            ((start + push).as_vec2(), (end + push).as_vec2())
+        }
     }
 }

@@ -12,6 +12,9 @@ mod manifold;
 mod overlap;
 mod point;
 mod ray;
+mod rounded;
+mod rounded_point;
+mod rounded_sweep;
 mod sweep;
 
 pub use axes::*;

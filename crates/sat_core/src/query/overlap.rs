@@ -24,6 +24,7 @@ pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
             b.center - a.center,
             f64::from(a.radius) + f64::from(b.radius),
         ),
+        (a, b) => super::rounded::rounded_contact(a, b, 0.0).is_some(),
     }
 }
 

@@ -2,6 +2,7 @@
 
 use glam::{DVec2, Vec2};
 
+use super::rounded_point::project_on_rounded;
 use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
 
 /// The point of a shape's boundary nearest to a point: the answer of [`project_point`].
@@ -46,6 +47,7 @@ pub fn contains_point<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> bool {
             (point - c.center.as_dvec2()).length_squared()
                 <= f64::from(c.radius) * f64::from(c.radius)
         }
+        rounded => project_on_rounded(rounded, point).is_some_and(|(_, inside)| inside),
     }
 }
 
@@ -70,10 +72,7 @@ pub fn project_point<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> Option<Poin
     if !point.is_finite() {
         return None;
     }
-    let (nearest, is_inside) = match shape.as_shape() {
-        ShapeRef::Polygon(p) => project_on_polygon(p, point.as_dvec2()),
-        ShapeRef::Circle(c) => project_on_circle(c, point.as_dvec2()),
-    };
+    let (nearest, is_inside) = project_on(shape.as_shape(), point.as_dvec2());
     Some(PointProjection {
         point: nearest.as_vec2(),
         is_inside,
@@ -95,15 +94,21 @@ pub fn point_distance<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> Option<f32
         return None;
     }
     let at = point.as_dvec2();
-    let (nearest, is_inside) = match shape.as_shape() {
-        ShapeRef::Polygon(p) => project_on_polygon(p, at),
-        ShapeRef::Circle(c) => project_on_circle(c, at),
-    };
+    let (nearest, is_inside) = project_on(shape.as_shape(), at);
     Some(if is_inside {
         0.0
     } else {
         (nearest.distance(at) as f32).min(f32::MAX)
     })
+}
+
+/// The nearest boundary point of any shape to `point`, and whether `point` is inside.
+fn project_on(shape: ShapeRef<'_>, point: DVec2) -> (DVec2, bool) {
+    match shape {
+        ShapeRef::Polygon(p) => project_on_polygon(p, point),
+        ShapeRef::Circle(c) => project_on_circle(c, point),
+        rounded => project_on_rounded(rounded, point).unwrap_or((point, false)),
+    }
 }
 
 /// Edge `i` of a polygon in `f64`: its start and its vector (exact for `f32` vertices of

@@ -73,6 +73,7 @@ pub fn cast_ray<S: AsShape + ?Sized>(
     let span = match shape.as_shape() {
         ShapeRef::Polygon(p) => polygon_span(p, &ray),
         ShapeRef::Circle(c) => circle_span(c, &ray),
+        rounded => super::rounded_point::rounded_span(rounded, &ray),
     }?;
     span.hit(&ray, solid)
 }
@@ -80,9 +81,9 @@ pub fn cast_ray<S: AsShape + ?Sized>(
 /// A checked ray in `f64`: the raw direction (the crossings are computed on it, as given, so
 /// that a direction along an edge stays exactly along it), its length, and how far along it
 /// the ray reaches (in units of the raw direction, and in world units).
-struct Ray {
-    origin: DVec2,
-    direction: DVec2,
+pub(crate) struct Ray {
+    pub(crate) origin: DVec2,
+    pub(crate) direction: DVec2,
     length: f64,
     max_t: f64,
     max_distance: f32,
@@ -116,18 +117,18 @@ impl Ray {
 /// One end of the part of a ray's line inside a shape: the parameter `t` along the raw
 /// direction, and the outward normal and boundary point there.
 #[derive(Clone, Copy, Debug)]
-struct End {
-    t: f64,
-    normal: Vec2,
-    point: Vec2,
+pub(crate) struct End {
+    pub(crate) t: f64,
+    pub(crate) normal: Vec2,
+    pub(crate) point: Vec2,
 }
 
 /// The part of a ray's line inside a shape, `enter.t <= exit.t`: the ray's origin is inside
 /// (or on the boundary) exactly when `enter.t <= 0 <= exit.t`.
 #[derive(Clone, Copy, Debug)]
-struct Span {
-    enter: End,
-    exit: End,
+pub(crate) struct Span {
+    pub(crate) enter: End,
+    pub(crate) exit: End,
 }
 
 impl Span {
@@ -168,7 +169,7 @@ impl Span {
 /// The span of a ray in a polygon, by clipping its line against each edge's half-plane
 /// (Cyrus–Beck) in `f64`, far finer than the `f32` input: exact for an axis-aligned edge, so an
 /// origin on such an edge's line and a direction along it give exactly 0.
-fn polygon_span(p: &ConvexPolygon, ray: &Ray) -> Option<Span> {
+pub(crate) fn polygon_span(p: &ConvexPolygon, ray: &Ray) -> Option<Span> {
     let vertices = p.vertices();
     let n = vertices.len();
     // Per side: (t, how head-on the edge is met, edge index). The entry is the latest
@@ -234,7 +235,7 @@ fn on_edge(ray: &Ray, t: f64, start: Vec2, end: Vec2, bound: f32) -> Vec2 {
 
 /// The span of a ray in a circle: the roots of `|origin + direction * t - center|² = r²`, in
 /// `f64`, each in the form that does not cancel.
-fn circle_span(c: &Circle, ray: &Ray) -> Option<Span> {
+pub(crate) fn circle_span(c: &Circle, ray: &Ray) -> Option<Span> {
     let center = c.center.as_dvec2();
     let radius = f64::from(c.radius);
     let offset = ray.origin - center;

@@ -59,6 +59,7 @@ pub fn sweep<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B, motion: Vec
             })
         }
         (ShapeRef::Polygon(_), ShapeRef::Polygon(_)) => None, // answered above
+        (a, b) => super::rounded_sweep::sweep_rounded(a, b, motion),
     }
 }
 
@@ -200,7 +201,7 @@ fn sweep_circle_polygon(c: &Circle, p: &ConvexPolygon, motion: Vec2) -> Option<H
 /// start within it already. Computed in `f64` so that long motions cannot overflow; the start
 /// is tested exactly as [`collide`] tests a circle against a circle or a corner, so that the
 /// two agree on whether the shapes touch at the start.
-fn ray_circle(start: Vec2, motion: Vec2, center: Vec2, radius: f64) -> Option<f32> {
+pub(crate) fn ray_circle(start: Vec2, motion: Vec2, center: Vec2, radius: f64) -> Option<f32> {
     let offset = (start - center).as_dvec2();
     let motion = motion.as_dvec2();
     let c = offset.length_squared() - radius * radius;

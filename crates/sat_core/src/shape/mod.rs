@@ -1,21 +1,26 @@
-//! The shapes: [`ConvexPolygon`], [`Circle`], and [`Shape`], which holds either.
+//! The shapes: [`ConvexPolygon`], [`Circle`], the rounded ones ([`Capsule`], which is also a
+//! bare segment, and [`RoundedPolygon`]), and [`Shape`], which holds any of them.
 
 mod circle;
 mod lanes;
 mod outline;
 mod polygon;
+mod rounded;
+mod rounded_placement;
 #[cfg(feature = "serde")]
 mod serde_impls;
 
 pub use circle::*;
 pub(crate) use lanes::aabb_of;
 pub use polygon::*;
+pub use rounded::*;
+pub(crate) use rounded_placement::rounded_radius;
 
 use glam::Vec2;
 
 use crate::Aabb;
 
-/// Either kind of convex shape, so one collider type can hold any of them.
+/// Any kind of convex shape, so one collider type can hold any of them.
 ///
 /// ```
 /// # use sat_core::{Shape, ConvexPolygon, Circle, collide}; use glam::Vec2;
@@ -32,6 +37,22 @@ pub enum Shape {
     Polygon(ConvexPolygon),
     /// A circle.
     Circle(Circle),
+    /// A capsule, or a bare segment (radius 0).
+    Capsule(Capsule),
+    /// A convex polygon with rounded corners.
+    Rounded(RoundedPolygon),
+}
+
+impl From<Capsule> for Shape {
+    fn from(capsule: Capsule) -> Self {
+        Self::Capsule(capsule)
+    }
+}
+
+impl From<RoundedPolygon> for Shape {
+    fn from(rounded: RoundedPolygon) -> Self {
+        Self::Rounded(rounded)
+    }
 }
 
 impl From<ConvexPolygon> for Shape {
@@ -53,10 +74,15 @@ pub enum ShapeRef<'a> {
     Polygon(&'a ConvexPolygon),
     /// A circle.
     Circle(&'a Circle),
+    /// A capsule, or a bare segment (radius 0).
+    Capsule(&'a Capsule),
+    /// A convex polygon with rounded corners.
+    Rounded(&'a RoundedPolygon),
 }
 
 /// Anything the queries ([`overlap`](crate::overlap), [`collide`](crate::collide),
-/// [`sweep`](crate::sweep)) accept: [`ConvexPolygon`], [`Circle`] and [`Shape`].
+/// [`sweep`](crate::sweep)) accept: [`ConvexPolygon`], [`Circle`], [`Capsule`],
+/// [`RoundedPolygon`] and [`Shape`].
 pub trait AsShape {
     /// The shape as a borrowed view.
     fn as_shape(&self) -> ShapeRef<'_>;
@@ -76,12 +102,28 @@ impl AsShape for Circle {
     }
 }
 
+impl AsShape for Capsule {
+    #[inline]
+    fn as_shape(&self) -> ShapeRef<'_> {
+        ShapeRef::Capsule(self)
+    }
+}
+
+impl AsShape for RoundedPolygon {
+    #[inline]
+    fn as_shape(&self) -> ShapeRef<'_> {
+        ShapeRef::Rounded(self)
+    }
+}
+
 impl AsShape for Shape {
     #[inline]
     fn as_shape(&self) -> ShapeRef<'_> {
         match self {
             Self::Polygon(p) => ShapeRef::Polygon(p),
             Self::Circle(c) => ShapeRef::Circle(c),
+            Self::Capsule(c) => ShapeRef::Capsule(c),
+            Self::Rounded(r) => ShapeRef::Rounded(r),
         }
     }
 }
@@ -94,12 +136,24 @@ impl<T: AsShape + ?Sized> AsShape for &T {
 }
 
 impl ShapeRef<'_> {
+    /// An owned copy of the shape.
+    pub fn to_shape(&self) -> Shape {
+        match *self {
+            Self::Polygon(p) => Shape::Polygon(*p),
+            Self::Circle(c) => Shape::Circle(*c),
+            Self::Capsule(c) => Shape::Capsule(*c),
+            Self::Rounded(r) => Shape::Rounded(*r),
+        }
+    }
+
     /// The lowest and highest projection on a unit `axis`.
     #[inline]
     pub fn project(&self, axis: Vec2) -> (f32, f32) {
         match self {
             Self::Polygon(p) => p.project(axis),
             Self::Circle(c) => c.project(axis),
+            Self::Capsule(c) => c.project(axis),
+            Self::Rounded(r) => r.project(axis),
         }
     }
 
@@ -122,6 +176,14 @@ impl ShapeRef<'_> {
                 let center = (c.center() + offset).dot(axis);
                 (center - c.radius(), center + c.radius())
             }
+            Self::Capsule(c) => {
+                let (s, e) = ((c.start + offset).dot(axis), (c.end + offset).dot(axis));
+                (s.min(e) - c.radius, s.max(e) + c.radius)
+            }
+            Self::Rounded(r) => {
+                let (lo, hi) = r.core.project_moved(axis, offset);
+                (lo - r.radius, hi + r.radius)
+            }
         }
     }
 
@@ -134,14 +196,28 @@ impl ShapeRef<'_> {
                 min: c.center - Vec2::splat(c.radius),
                 max: c.center + Vec2::splat(c.radius),
             },
+            Self::Capsule(c) => Aabb {
+                min: c.start.min(c.end) - Vec2::splat(c.radius),
+                max: c.start.max(c.end) + Vec2::splat(c.radius),
+            },
+            Self::Rounded(r) => {
+                let core = r.core.aabb();
+                Aabb {
+                    min: core.min - Vec2::splat(r.radius),
+                    max: core.max + Vec2::splat(r.radius),
+                }
+            }
         }
     }
 
-    /// The area centroid.
+    /// The area centroid (of a rounded polygon, its core's: the same for a symmetric core,
+    /// such as a rounded rectangle's).
     pub fn centroid(&self) -> Vec2 {
         match self {
             Self::Polygon(p) => p.centroid,
             Self::Circle(c) => c.center,
+            Self::Capsule(c) => (c.start + c.end) * 0.5,
+            Self::Rounded(r) => r.core.centroid,
         }
     }
 }
@@ -159,7 +235,7 @@ impl Shape {
         self.as_shape().aabb()
     }
 
-    /// The area centroid.
+    /// The area centroid (see [`ShapeRef::centroid`]).
     pub fn centroid(&self) -> Vec2 {
         self.as_shape().centroid()
     }
@@ -170,6 +246,11 @@ impl Shape {
         match self {
             Self::Polygon(p) => p.translate(offset),
             Self::Circle(c) => c.center += offset,
+            Self::Capsule(c) => {
+                c.start += offset;
+                c.end += offset;
+            }
+            Self::Rounded(r) => r.core.translate(offset),
         }
     }
 }

@@ -4,7 +4,7 @@
 use glam::Vec2;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
 
-use super::{Circle, ConvexPolygon, Shape};
+use super::{Capsule, Circle, ConvexPolygon, RoundedPolygon, Shape};
 
 impl Serialize for ConvexPolygon {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -43,10 +43,65 @@ impl<'de> Deserialize<'de> for Circle {
 }
 
 #[derive(Serialize, Deserialize)]
+struct CapsuleData {
+    start: Vec2,
+    end: Vec2,
+    radius: f32,
+}
+
+impl Serialize for Capsule {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        CapsuleData {
+            start: self.start,
+            end: self.end,
+            radius: self.radius,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Capsule {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let data = CapsuleData::deserialize(deserializer)?;
+        if data.radius == 0.0 {
+            Capsule::segment(data.start, data.end)
+        } else {
+            Capsule::new(data.start, data.end, data.radius)
+        }
+        .map_err(D::Error::custom)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
+struct RoundedData {
+    core: ConvexPolygon,
+    radius: f32,
+}
+
+impl Serialize for RoundedPolygon {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        RoundedData {
+            core: self.core,
+            radius: self.radius,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for RoundedPolygon {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let data = RoundedData::deserialize(deserializer)?;
+        RoundedPolygon::new(data.core, data.radius).map_err(D::Error::custom)
+    }
+}
+
+#[derive(Serialize, Deserialize)]
 #[allow(clippy::large_enum_variant)] // short-lived, on the stack
 enum ShapeData {
     Polygon(ConvexPolygon),
     Circle(Circle),
+    Capsule(Capsule),
+    Rounded(RoundedPolygon),
 }
 
 impl Serialize for Shape {
@@ -54,6 +109,8 @@ impl Serialize for Shape {
         match *self {
             Shape::Polygon(p) => ShapeData::Polygon(p),
             Shape::Circle(c) => ShapeData::Circle(c),
+            Shape::Capsule(c) => ShapeData::Capsule(c),
+            Shape::Rounded(r) => ShapeData::Rounded(r),
         }
         .serialize(serializer)
     }
@@ -64,6 +121,8 @@ impl<'de> Deserialize<'de> for Shape {
         Ok(match ShapeData::deserialize(deserializer)? {
             ShapeData::Polygon(p) => Shape::Polygon(p),
             ShapeData::Circle(c) => Shape::Circle(c),
+            ShapeData::Capsule(c) => Shape::Capsule(c),
+            ShapeData::Rounded(r) => Shape::Rounded(r),
         })
     }
 }

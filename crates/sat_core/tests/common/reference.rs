@@ -25,6 +25,14 @@ pub fn rounded(shape: &Shape) -> Rounded {
             points: vec![c.center().as_dvec2()],
             radius: f64::from(c.radius()),
         },
+        ShapeRef::Capsule(c) => Rounded {
+            points: vec![c.start().as_dvec2(), c.end().as_dvec2()],
+            radius: f64::from(c.radius()),
+        },
+        ShapeRef::Rounded(r) => Rounded {
+            points: r.core().vertices().iter().map(|v| v.as_dvec2()).collect(),
+            radius: f64::from(r.radius()),
+        },
     }
 }
 

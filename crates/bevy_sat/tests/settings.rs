@@ -19,6 +19,7 @@ fn a_box_rests_on_the_floor_whatever_the_config_says() {
         floor_snap_distance: f32::INFINITY,
         sweep_fraction: f32::NAN,
         passes: 0,
+        platform_on_leave: PlatformOnLeave::DoNothing,
     });
     let floor = floor(&mut app);
     let crate_box = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 40.0);

@@ -1,12 +1,14 @@
 //! The components a game puts on its entities: [`ConvexCollider`], [`Velocity`], the body kinds
-//! [`Mighty`] and [`Weak`], [`Sensor`], [`CollisionLayers`], and the [`ContactFlags`] the plugin
-//! writes back.
+//! [`Mighty`] and [`Weak`], [`Sensor`], [`CollisionLayers`], [`OneWayPlatform`], and the
+//! [`RealVelocity`] the plugin writes back.
 
 use bevy::ecs::lifecycle::HookContext;
 use bevy::ecs::world::DeferredWorld;
 use bevy::prelude::*;
 use sat_core::{Circle, ConvexPolygon, MIN_SIZE, PolygonError, Shape};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::contact_flags::ContactFlags;
 
 /// A convex shape in the entity's local space. It follows the entity's [`Transform`]:
 /// translation, rotation about z, and scale (x and y).
@@ -126,6 +128,35 @@ impl From<Circle> for ConvexCollider {
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 pub struct Velocity(pub Vec2);
 
+/// How fast a [`Weak`] body really moved in the last step, in units per second: its
+/// displacement over the step (its own motion, pushes, carrying by a platform, floor
+/// snapping) divided by the step's duration. Written by the plugin after every step (required
+/// by `Weak`); zero before the first step and after a step of no time.
+///
+/// Unlike [`Velocity`], which is what the body is asked to do (and what the step leaves of it
+/// after stopping it against surfaces), this is what it did: a body walking into a wall has a
+/// `Velocity` into the wall until the step removes it, but a real velocity of zero; a body
+/// riding a platform has a `Velocity` of zero and the platform's real velocity.
+///
+/// ```
+/// # use bevy_sat::prelude::*; use bevy::prelude::*;
+/// fn speedometer(bodies: Query<&RealVelocity, With<Weak>>) {
+///     for real in &bodies {
+///         info!("moving at {} units/s", real.length());
+///     }
+/// }
+/// ```
+#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Deref)]
+#[reflect(Component, Clone, Debug, PartialEq, Default)]
+pub struct RealVelocity(pub(crate) Vec2);
+
+impl RealVelocity {
+    /// The velocity, in units per second.
+    pub fn get(&self) -> Vec2 {
+        self.0
+    }
+}
+
 /// A body that is never pushed by a collision: walls, floors, platforms. It may still move by
 /// its own [`Velocity`], and then pushes the [`Weak`] bodies in its way.
 ///
@@ -174,12 +205,16 @@ impl Mighty {
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 #[component(on_insert = Weak::on_insert)]
-#[require(Transform, Velocity, ContactFlags)]
+#[require(Transform, Velocity, ContactFlags, RealVelocity)]
 pub struct Weak;
 
 impl Weak {
-    /// Removes [`Mighty`] from the entity (see [`settle_kind`]).
-    fn on_insert(world: DeferredWorld, context: HookContext) {
+    /// Removes [`Mighty`] from the entity (see [`settle_kind`]), and tells the step the body is
+    /// new: with no contact flags yet, it has to find what the body stands on by itself.
+    fn on_insert(mut world: DeferredWorld, context: HookContext) {
+        if let Some(mut state) = world.get_resource_mut::<crate::step::StepState>() {
+            state.prepare.new_weak(context.entity);
+        }
         settle_kind::<Weak, Mighty>(world, context);
     }
 }
@@ -268,87 +303,6 @@ impl Default for CollisionLayers {
     }
 }
 
-/// Which sides of a [`Weak`] body touched something solid in the last step, written by the
-/// plugin after every step (required by `Weak`).
-///
-/// A contact counts as floor when the direction the body is pushed out of it is within
-/// [`SatConfig::max_floor_angle`](crate::SatConfig::max_floor_angle) of straight up, as
-/// ceiling when within that angle of straight down, and as a wall otherwise. Sensors never
-/// count.
-///
-/// In a scene, the entity it stands on is mapped to its new id when the scene is loaded.
-#[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq)]
-#[reflect(Component, Clone, Debug, PartialEq, Default)]
-pub struct ContactFlags {
-    pub(crate) floor: bool,
-    pub(crate) ceiling: bool,
-    pub(crate) wall_left: bool,
-    pub(crate) wall_right: bool,
-    #[entities]
-    pub(crate) standing_on: Option<Entity>,
-    pub(crate) floor_normal: Vec2,
-}
-
-impl ContactFlags {
-    /// Whether these are the default flags (nothing touched), as `== default()` answers, but
-    /// without a branch per field: the step asks it of every body.
-    pub(crate) fn is_default(&self) -> bool {
-        let sides = self.floor | self.ceiling | self.wall_left | self.wall_right;
-        let normal = self.floor_normal.cmpne(Vec2::ZERO).any();
-        !(sides | normal | self.standing_on.is_some())
-    }
-
-    /// Whether `self == other`, but without a branch per field: write-back asks it of every
-    /// body whose flags may have changed (`set_if_neq` through the derived `PartialEq` was a
-    /// branch per field, on flags that change in no pattern).
-    pub(crate) fn same_as(&self, other: &Self) -> bool {
-        let sides = (self.floor == other.floor)
-            & (self.ceiling == other.ceiling)
-            & (self.wall_left == other.wall_left)
-            & (self.wall_right == other.wall_right);
-        let on = |f: &Self| {
-            (
-                f.standing_on.is_some(),
-                f.standing_on.map_or(0, Entity::to_bits),
-            )
-        };
-        let (mine, theirs) = (on(self), on(other));
-        let standing = (mine.0 == theirs.0) & (mine.1 == theirs.1);
-        sides & standing & self.floor_normal.cmpeq(other.floor_normal).all()
-    }
-
-    /// Standing on something (a floor or a gentle enough slope).
-    pub fn on_floor(&self) -> bool {
-        self.floor
-    }
-
-    /// Touching something above.
-    pub fn on_ceiling(&self) -> bool {
-        self.ceiling
-    }
-
-    /// Touching a wall on the body's left side.
-    pub fn on_wall_left(&self) -> bool {
-        self.wall_left
-    }
-
-    /// Touching a wall on the body's right side.
-    pub fn on_wall_right(&self) -> bool {
-        self.wall_right
-    }
-
-    /// The entity the body stands on (the most level floor contact), if any.
-    pub fn standing_on(&self) -> Option<Entity> {
-        self.standing_on
-    }
-
-    /// The unit normal of the floor the body stands on, pointing up out of it (zero when not
-    /// on the floor).
-    pub fn floor_normal(&self) -> Vec2 {
-        self.floor_normal
-    }
-}
-
 /// Marks a [`Weak`] body as moving top-down (Godot's floating motion mode): nothing it
 /// touches is a floor, wall or ceiling, so its [`ContactFlags`] stay the default ones (read
 /// what it touches from [`Contacts`](crate::Contacts) or
@@ -423,57 +377,3 @@ impl OneWayPlatform {
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 pub struct DropThrough;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The default flags, and flags that differ from them in one field each (some equal to
-    /// the default all the same: -0.0), or in several.
-    fn flag_cases() -> Vec<ContactFlags> {
-        let (e7, e8) = (
-            Entity::from_raw_u32(7).expect("a valid index"),
-            Entity::from_raw_u32(8).expect("a valid index"),
-        );
-        let mut cases = vec![ContactFlags::default()];
-        for change in 0..11 {
-            let mut f = ContactFlags::default();
-            match change {
-                0 => f.floor = true,
-                1 => f.ceiling = true,
-                2 => f.wall_left = true,
-                3 => f.wall_right = true,
-                4 => f.standing_on = Some(e7),
-                5 => f.standing_on = Some(e8),
-                6 => f.floor_normal = Vec2::new(-0.0, 0.0), // equal to zero
-                7 => f.floor_normal = Vec2::new(0.0, f32::NAN), // equal to nothing
-                8 => f.floor_normal = Vec2::Y,
-                9 => f.floor_normal = Vec2::new(0.6, 0.8),
-                _ => {
-                    f.floor = true;
-                    f.standing_on = Some(e7);
-                    f.floor_normal = Vec2::Y;
-                }
-            }
-            cases.push(f);
-        }
-        cases
-    }
-
-    #[test]
-    fn is_default_answers_as_equality_with_the_default() {
-        for f in flag_cases() {
-            assert_eq!(f.is_default(), f == ContactFlags::default(), "{f:?}");
-        }
-    }
-
-    #[test]
-    fn same_as_answers_as_equality() {
-        let cases = flag_cases();
-        for a in &cases {
-            for b in &cases {
-                assert_eq!(a.same_as(b), a == b, "{a:?} against {b:?}");
-            }
-        }
-    }
-}

@@ -1,4 +1,4 @@
-//! [`SatConfig`]: the settings a game tunes.
+//! [`SatConfig`]: the settings a game tunes, and [`PlatformOnLeave`], one of them.
 
 use bevy::prelude::*;
 
@@ -27,8 +27,14 @@ pub struct SatConfig {
     /// resolution leaves overlaps up to a tenth of it (round-off after a push) unpushed.
     pub contact_margin: f32,
     /// A Weak body that stood on a floor in the last step and is not moving up is pulled down
-    /// onto a floor up to this far below it (default 0: off). Keeps a body walking down a slope
-    /// or over a small step on the ground instead of hopping off it.
+    /// onto a floor up to this far below it (default 4 units; 0 turns it off). Keeps a body
+    /// walking down a slope or over a small step on the ground instead of hopping off it, as
+    /// game engines' character controllers do out of the box; a body moving up (jumping) is
+    /// never pulled down. The default suits games measured in pixels; scale it with the
+    /// game's units.
+    ///
+    /// Snapping pulls straight down (-y), and is off while [`gravity`](Self::gravity) has no
+    /// downward part: in a top-down game, nothing is a floor to walk down.
     pub floor_snap_distance: f32,
     /// A pair whose relative motion in a step exceeds this fraction of the smaller body's size
     /// is swept (continuous collision) instead of tested at the end of the step (default 0.5).
@@ -42,6 +48,45 @@ pub struct SatConfig {
     /// nudged aside, just clear of it, and keeps rising at its speed instead of losing its jump
     /// (default 0: off). A wider overlap stops it as any ceiling does.
     pub corner_correction: f32,
+    /// What a Weak body keeps of the velocity of the platform it stood on when it leaves it
+    /// (jumps or walks off, and touches no floor in that step): see [`PlatformOnLeave`]
+    /// (default [`PlatformOnLeave::AddVelocity`]).
+    pub platform_on_leave: PlatformOnLeave,
+}
+
+/// What a [`Weak`](crate::Weak) body keeps of a moving platform's velocity when it leaves it:
+/// in the step where it stood on the platform at the end of the last step and touches no
+/// floor at the end of this one, the platform's velocity (its
+/// [`ContactFlags::platform_velocity`](crate::ContactFlags::platform_velocity) of the last
+/// step) is added once to the body's own [`Velocity`](crate::Velocity). The body was carried
+/// along by the platform without that velocity being its own: without it, a player jumping
+/// off a ferry would stop dead in the air. The variants are those of Godot's
+/// `CharacterBody2D.platform_on_leave`.
+#[derive(Reflect, Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[reflect(Clone, Debug, PartialEq, Default)]
+pub enum PlatformOnLeave {
+    /// The whole platform velocity is added: a player jumping off a ferry moving at 120
+    /// units/s keeps moving at 120 in the air, and one jumping off a rising elevator jumps
+    /// higher.
+    #[default]
+    AddVelocity,
+    /// The platform velocity is added without its downward part: off a platform moving down,
+    /// only its sideways motion is kept, so that a jump keeps its full height; off one moving
+    /// up or sideways, all of it.
+    AddUpwardVelocity,
+    /// Nothing is added: the body leaves with its own velocity only.
+    DoNothing,
+}
+
+impl PlatformOnLeave {
+    /// What is added to a leaving body's velocity for a platform moving at `platform`.
+    pub(crate) fn kept(self, platform: Vec2) -> Vec2 {
+        match self {
+            Self::AddVelocity => platform,
+            Self::AddUpwardVelocity => Vec2::new(platform.x, platform.y.max(0.0)),
+            Self::DoNothing => Vec2::ZERO,
+        }
+    }
 }
 
 impl Default for SatConfig {
@@ -51,10 +96,11 @@ impl Default for SatConfig {
             gravity: Vec2::ZERO,
             max_floor_angle: core::f32::consts::FRAC_PI_4,
             contact_margin: 0.01,
-            floor_snap_distance: 0.0,
+            floor_snap_distance: 4.0,
             sweep_fraction: 0.5,
             step_height: 0.0,
             corner_correction: 0.0,
+            platform_on_leave: PlatformOnLeave::AddVelocity,
         }
     }
 }
@@ -83,7 +129,7 @@ pub(crate) struct StepSettings {
     /// the whole crowd around them in play. Such a pair still touches (and holds) as one within
     /// the margin does.
     pub slop: f32,
-    /// The floor snap distance, zero (off) or more.
+    /// The floor snap distance, zero (off) or more: zero while gravity has no downward part.
     pub snap: f32,
     /// The sweep fraction, zero or more.
     pub sweep_fraction: f32,
@@ -93,6 +139,8 @@ pub(crate) struct StepSettings {
     pub step_height: f32,
     /// The corner correction, zero (off) or more.
     pub corner_correction: f32,
+    /// What a body keeps of a platform's velocity when it leaves it.
+    pub on_leave: PlatformOnLeave,
 }
 
 impl Default for StepSettings {
@@ -166,11 +214,13 @@ impl SatConfig {
             floor_cos: angle.cos(),
             margin,
             slop: margin * 0.1,
-            snap,
+            // Down is the way gravity pulls: without gravity, nothing walks down anything.
+            snap: if gravity.y < 0.0 { snap } else { 0.0 },
             sweep_fraction,
             seam_tolerance: margin.max(1.0e-4),
             step_height,
             corner_correction,
+            on_leave: self.platform_on_leave,
         };
         (settings, replaced)
     }
@@ -191,6 +241,7 @@ mod tests {
             sweep_fraction: 0.25,
             step_height: 6.0,
             corner_correction: 4.0,
+            platform_on_leave: PlatformOnLeave::AddUpwardVelocity,
         };
         let (settings, replaced) = config.settings();
         assert!(replaced.is_empty(), "{replaced:?}");
@@ -203,6 +254,7 @@ mod tests {
         assert_eq!(settings.slop, 0.02 * 0.1);
         assert_eq!(settings.snap, 3.0);
         assert_eq!(settings.sweep_fraction, 0.25);
+        assert_eq!(settings.on_leave, PlatformOnLeave::AddUpwardVelocity);
     }
 
     #[test]
@@ -216,6 +268,7 @@ mod tests {
             sweep_fraction: f32::NAN,
             step_height: -2.0,
             corner_correction: f32::NAN,
+            platform_on_leave: PlatformOnLeave::DoNothing,
         };
         let (settings, replaced) = config.settings();
         assert_eq!(
@@ -236,8 +289,49 @@ mod tests {
             settings,
             StepSettings {
                 passes: 1,
+                // No gravity (the invalid one is replaced by none): no snapping.
+                snap: 0.0,
+                on_leave: PlatformOnLeave::DoNothing,
                 ..default
             }
+        );
+    }
+
+    #[test]
+    fn floor_snapping_follows_gravity_down() {
+        let snap = |gravity: Vec2| {
+            SatConfig {
+                gravity,
+                ..default()
+            }
+            .settings()
+            .0
+            .snap
+        };
+        assert_eq!(SatConfig::default().floor_snap_distance, 4.0);
+        assert_eq!(snap(Vec2::new(0.0, -900.0)), 4.0);
+        assert_eq!(snap(Vec2::new(30.0, -0.5)), 4.0);
+        assert_eq!(snap(Vec2::ZERO), 0.0);
+        assert_eq!(snap(Vec2::new(-900.0, 0.0)), 0.0);
+        assert_eq!(snap(Vec2::new(0.0, 900.0)), 0.0);
+    }
+
+    #[test]
+    fn platform_on_leave_keeps_what_godot_keeps() {
+        let cases = [
+            (Vec2::new(120.0, 0.0), Vec2::new(120.0, 0.0)),
+            (Vec2::new(-50.0, 80.0), Vec2::new(-50.0, 80.0)),
+            (Vec2::new(60.0, -80.0), Vec2::new(60.0, 0.0)),
+            (Vec2::new(0.0, -100.0), Vec2::ZERO),
+        ];
+        for (platform, upward) in cases {
+            assert_eq!(PlatformOnLeave::AddVelocity.kept(platform), platform);
+            assert_eq!(PlatformOnLeave::AddUpwardVelocity.kept(platform), upward);
+            assert_eq!(PlatformOnLeave::DoNothing.kept(platform), Vec2::ZERO);
+        }
+        assert_eq!(
+            SatConfig::default().platform_on_leave,
+            PlatformOnLeave::AddVelocity
         );
     }
 

@@ -3,7 +3,7 @@
 //! ## Where to start in the API
 //!
 //! Add [`SatPlugin`], give entities a [`ConvexCollider`] and a body kind — [`Mighty`],
-//! [`Weak`] or [`Sensor`] — and read [`ContactFlags`], [`Contacts`] and the
+//! [`Weak`] or [`Sensor`] — and read [`ContactFlags`], [`RealVelocity`], [`Contacts`] and the
 //! [`CollisionStarted`], [`CollisionEnded`] and [`Crushed`] events. [`OneWayPlatform`] and
 //! [`DropThrough`] make jump-through platforms, [`CollisionLayers`] filters pairs, [`SatConfig`]
 //! holds the settings and [`SatSystems`] the step's system sets. [`SpatialQuery`] casts rays
@@ -18,6 +18,7 @@
 mod colliding;
 mod components;
 mod config;
+mod contact_flags;
 mod contacts;
 #[cfg(feature = "debug")]
 mod debug;
@@ -34,10 +35,11 @@ pub use sat_core as geometry;
 
 pub use colliding::CollidingEntities;
 pub use components::{
-    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform,
+    CollisionLayers, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform, RealVelocity,
     Sensor, Velocity, Weak,
 };
-pub use config::SatConfig;
+pub use config::{PlatformOnLeave, SatConfig};
+pub use contact_flags::ContactFlags;
 pub use contacts::{ContactPair, Contacts};
 #[cfg(feature = "debug")]
 pub use debug::{SatDebugConfig, SatDebugPlugin};
@@ -56,10 +58,10 @@ pub mod prelude {
     pub use crate::{
         CollidingEntities, CollisionEnded, CollisionLayers, CollisionStarted, Contact,
         ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Floating,
-        Mighty, OneWayPlatform, PointProjection, PolygonError, RayCaster, RayHitData, RayHits,
-        SatConfig, SatPlugin, SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits,
-        SpatialQuery, SpatialQueryFilter, Tile, TileGrid, TileGridError, TilePiece,
-        TransformInterpolation, Velocity, Weak,
+        Mighty, OneWayPlatform, PlatformOnLeave, PointProjection, PolygonError, RayCaster,
+        RayHitData, RayHits, RealVelocity, SatConfig, SatPlugin, SatSystems, Sensor, ShapeCaster,
+        ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Tile, TileGrid, TileGridError,
+        TilePiece, TransformInterpolation, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

@@ -8,10 +8,11 @@ use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInte
 
 use crate::colliding::{self, CollidingEntities};
 use crate::components::{
-    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform,
+    CollisionLayers, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform, RealVelocity,
     Sensor, Velocity, Weak,
 };
-use crate::config::SatConfig;
+use crate::config::{PlatformOnLeave, SatConfig};
+use crate::contact_flags::ContactFlags;
 use crate::contacts::Contacts;
 use crate::diagnostics::{self, MissingColliders};
 use crate::events::{CollisionEnded, CollisionStarted, Crushed};
@@ -101,6 +102,7 @@ impl Plugin for SatPlugin {
         }
         app.register_type::<ConvexCollider>()
             .register_type::<Velocity>()
+            .register_type::<RealVelocity>()
             .register_type::<Mighty>()
             .register_type::<Weak>()
             .register_type::<Sensor>()
@@ -109,6 +111,7 @@ impl Plugin for SatPlugin {
             .register_type::<OneWayPlatform>()
             .register_type::<DropThrough>()
             .register_type::<SatConfig>()
+            .register_type::<PlatformOnLeave>()
             .register_type::<CollidingEntities>()
             .register_type::<Tile>()
             .register_type::<Floating>()

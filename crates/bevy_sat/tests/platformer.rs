@@ -449,6 +449,7 @@ fn walking_down_a_slope_stays_on_it() {
     // Without snapping it would hop: check that the snap is what keeps it there.
     let mut hopping = app_with(SatConfig {
         gravity: Vec2::new(0.0, G),
+        floor_snap_distance: 0.0,
         ..default()
     });
     slope(&mut hopping, 30.0);
@@ -512,6 +513,7 @@ fn walking_off_a_small_step_snaps_down_onto_the_floor_below() {
     // Without snapping the body falls the 3 units: the test would not pass without it.
     let (airborne, _) = walk(SatConfig {
         gravity: Vec2::new(0.0, G),
+        floor_snap_distance: 0.0,
         ..default()
     });
     assert!(airborne > 0, "the test would pass without snapping");

@@ -21,6 +21,7 @@ fn a_box_rests_on_the_floor_whatever_the_config_says() {
         passes: 0,
         step_height: -1.0,
         corner_correction: f32::NAN,
+        platform_on_leave: PlatformOnLeave::DoNothing,
     });
     let floor = floor(&mut app);
     let crate_box = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 0.0, 40.0);

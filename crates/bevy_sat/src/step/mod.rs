@@ -49,6 +49,12 @@ pub(crate) struct Motion {
     /// read in one small array. Prepare fills it when the last step had a pushable body, else
     /// resolution does, from the records.
     pub velocities: Vec<Vec2>,
+    /// The step's duration in seconds, as integrated (cut to the longest step, zero for an
+    /// unusable one).
+    pub dt: f32,
+    /// Some Mighty body moved this step: without one, nothing is carried and every platform
+    /// velocity is zero.
+    pub any_mighty_moving: bool,
 }
 
 /// The state the step's stages hand to each other, kept from step to step so that its storage

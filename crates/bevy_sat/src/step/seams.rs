@@ -57,6 +57,19 @@ fn covered(p: &ConvexPolygon, i: usize, q: &ConvexPolygon, j: usize, tolerance: 
     inside(p0) && inside(p1)
 }
 
+/// Whether the face of Mighty body `m` that faces direction `outward` is internal (one a flush
+/// neighbour covers). Unlike [`toward_internal_face`], a direction out of a corner beside such a
+/// face does not count: a contact there is a real one.
+pub(crate) fn is_internal_face(m: &Body, outward: Vec2) -> bool {
+    let Shape::Polygon(p) = &m.shape else {
+        return false;
+    };
+    p.normals()
+        .iter()
+        .enumerate()
+        .any(|(i, n)| m.internal & (1 << i) != 0 && n.dot(outward) > -OPPOSITE_COS)
+}
+
 /// Whether a push out of Mighty body `m` along `outward` would be through an internal face:
 /// `outward` is an internal face's normal, or points out of a corner beside one (a circle
 /// meeting the corner where two flush neighbours meet is pushed out of the corner's vertex,

@@ -3,6 +3,7 @@
 use bevy::prelude::*;
 
 mod carry;
+mod first_support;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 
@@ -10,10 +11,10 @@ use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
 use crate::components::{
-    CollisionLayers, ContactFlags, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor,
-    Velocity, Weak,
+    CollisionLayers, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor, Velocity, Weak,
 };
 use crate::config::{MAX_DT, SatConfig};
+use crate::contact_flags::ContactFlags;
 use crate::tiles::TilePiece;
 
 /// The colliders the step reads.
@@ -48,9 +49,22 @@ pub(crate) struct PrepareState {
     /// Per body, how far its support carries it.
     carry: Vec<Option<Vec2>>,
     /// Entity → body index, built only when a rider's support is not where last step's
-    /// support index says.
+    /// support index says, or a new body's support is looked for.
     index: EntityHashMap<usize>,
+    /// The Weak bodies inserted since the last step: with no contact flags yet, they have no
+    /// support to be carried by unless the step finds it.
+    fresh: Vec<Entity>,
+    /// The moving Mighty bodies, while new bodies' supports are looked for among them.
+    moving: Vec<usize>,
     warnings: Warnings,
+}
+
+impl PrepareState {
+    /// Notes a body that `Weak` was just inserted on (its insert hook calls this), for the
+    /// next step to find what it stands on.
+    pub(crate) fn new_weak(&mut self, entity: Entity) {
+        self.fresh.push(entity);
+    }
 }
 
 /// Entities already warned about, per problem, so each warning is logged once.
@@ -263,6 +277,16 @@ pub(crate) fn prepare_bodies(
     state.bodies.truncate(count);
     motion.any_pushable = any_pushable;
     motion.reach = reach_squared.sqrt();
+    motion.dt = dt;
+    motion.any_mighty_moving = any_mighty_moving;
+    // New bodies have no contact flags yet: their support is found from where they start,
+    // when there is a moving body to be carried by.
+    if !prepare.fresh.is_empty() {
+        if any_mighty_moving {
+            first_support::find_first_supports(&mut state.bodies, prepare, &settings);
+        }
+        prepare.fresh.clear();
+    }
     // Only riders need the entity → body lookup; most steps of most scenes have few. Without
     // a moving Mighty body, every carry is zero.
     if !prepare.riders.is_empty() && any_mighty_moving {

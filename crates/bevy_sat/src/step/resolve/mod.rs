@@ -70,8 +70,9 @@ pub(crate) struct Resolution {
     mighty: MightyPairs,
     weak: WeakOrder,
     rewinds: Vec<Rewind>,
-    /// Per body, the time of impact of its snap onto a floor.
-    snaps: Vec<Option<f32>>,
+    /// Per body, the earliest time of impact of its snap, and whether what it meets there is
+    /// a floor (else something is in the way, and it is not snapped).
+    snaps: Vec<Option<(f32, bool)>>,
     settle: Settle,
     /// Character control, and the step's floating bodies.
     pub character: Character,

@@ -55,14 +55,21 @@ pub(super) fn snap_to_floor(
             let Some(hit) = sweep(&body.shape, &other.shape, drop) else {
                 continue;
             };
-            if hit.toi > 0.0 && settings.is_floor(-hit.normal) {
-                let best = &mut res.snaps[w];
-                *best = Some(best.map_or(hit.toi, |t| t.min(hit.toi)));
+            // Whatever the way down meets first decides: a floor is snapped onto, anything
+            // else (a wall's side, a steep face) is in the way, and the body is left where it
+            // is rather than pulled into it.
+            let floor = settings.is_floor(-hit.normal);
+            let best = &mut res.snaps[w];
+            // (Of two met at once, the one in the way wins.)
+            // A face it already touches is in the way only if the way down goes into it.
+            let meets = hit.toi > 0.0 || (!floor && drop.dot(hit.normal) > 0.0);
+            if meets && best.is_none_or(|(t, f)| (hit.toi, floor) < (t, f)) {
+                *best = Some((hit.toi, floor));
             }
         }
     }
     for (i, body) in bodies.iter_mut().enumerate() {
-        if let Some(toi) = res.snaps[i] {
+        if let Some((toi, true)) = res.snaps[i] {
             moves.shift(i, drop * toi);
             moves.stop_along(i, Vec2::NEG_Y);
             moves.apply(i, body); // the passes are over: no need to wait

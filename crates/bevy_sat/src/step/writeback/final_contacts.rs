@@ -1,8 +1,9 @@
 //! The final contacts: the touching pairs after resolution, in entity-pair order, and what
-//! depends on them (contact flags, bodies touching a one-way platform).
+//! depends on them (contact flags and platform velocities, bodies touching a one-way
+//! platform).
 
 use super::WritebackState;
-use super::flags::contact_flags;
+use super::flags::{contact_flags, platform_velocities};
 use crate::step::StepState;
 use crate::step::pair::{PREFETCH_DISTANCE, Seen};
 use crate::step::pair_sort::{PairKey, sort_pairs};
@@ -18,6 +19,7 @@ pub(super) fn final_contacts(state: &mut StepState) {
     let StepState {
         settings,
         bodies,
+        motion,
         found,
         moves,
         writeback,
@@ -85,7 +87,7 @@ pub(super) fn final_contacts(state: &mut StepState) {
     let flagged: &[PairKey] = if any_resolved { keys } else { &[] };
     contact_flags(
         settings,
-        bodies.len(),
+        bodies,
         flagged.iter().map(|key| &pairs[key.index as usize]),
         &mut writeback.flags,
         &mut writeback.support_index,
@@ -96,5 +98,8 @@ pub(super) fn final_contacts(state: &mut StepState) {
             writeback.flags[i as usize] = Default::default();
             writeback.support_index[i as usize] = u32::MAX;
         }
+    }
+    if motion.any_mighty_moving {
+        platform_velocities(bodies, &mut writeback.flags, &writeback.support_index);
     }
 }

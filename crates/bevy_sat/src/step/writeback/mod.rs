@@ -1,6 +1,6 @@
 //! Write-back, the last stage: the final contacts and contact flags, the new positions,
-//! velocities and flags written to the entities, then the [`Contacts`](crate::Contacts)
-//! resource and the collision events.
+//! velocities (a platform's kept by a body leaving it), real velocities and flags written to
+//! the entities, then the [`Contacts`](crate::Contacts) resource and the collision events.
 
 mod events;
 mod final_contacts;
@@ -11,9 +11,11 @@ use bevy::prelude::*;
 pub(crate) use events::report_contacts;
 
 use super::StepState;
-use super::body::Body;
+use super::body::{Body, Kind};
 use super::pair_sort::{PairKey, SortScratch, SortedPairs};
-use crate::components::{ContactFlags, ConvexCollider, DropThrough, Velocity};
+use crate::components::{ConvexCollider, DropThrough, RealVelocity, Velocity};
+use crate::config::PlatformOnLeave;
+use crate::contact_flags::ContactFlags;
 
 /// Write-back's storage, kept from step to step: what it computes for the entities, and the
 /// touching pairs to compare the next step's with.
@@ -52,10 +54,28 @@ type Targets = (
     &'static mut Transform,
     Option<&'static mut Velocity>,
     Option<&'static mut ContactFlags>,
+    Option<&'static mut RealVelocity>,
 );
 
-/// Computes the final contacts and flags, writes the new positions, velocities and contact
-/// flags to the entities, and takes [`DropThrough`] off bodies clear of every one-way platform.
+/// One body's components that [`write_body`] writes to.
+type BodyTargets<'a, 'w> = (
+    &'a mut Mut<'w, Transform>,
+    Option<Mut<'w, Velocity>>,
+    Option<Mut<'w, ContactFlags>>,
+    Option<Mut<'w, RealVelocity>>,
+);
+
+/// What [`write_body`] needs of the step as a whole.
+#[derive(Clone, Copy)]
+struct StepFacts {
+    /// The step's duration (zero: no real velocity can be measured).
+    dt: f32,
+    /// What a body leaving a moving platform keeps of its velocity.
+    on_leave: PlatformOnLeave,
+}
+
+/// Computes the final contacts and flags, writes the new positions, velocities, real
+/// velocities and contact flags to the entities, and takes [`DropThrough`] off bodies clear of every one-way platform.
 ///
 /// The bodies were gathered in query order and nothing has changed the world's structure since,
 /// so the query is walked in step with them; any entity out of step is looked up instead.
@@ -71,33 +91,33 @@ pub(crate) fn write_back(
     state.moves.resolved = false;
     let computed = &state.writeback.flags;
     let on_one_way = &state.writeback.on_one_way;
+    let facts = StepFacts {
+        dt: state.motion.dt,
+        on_leave: state.settings.on_leave,
+    };
     let mut next = 0;
     // `for_each`, not a `for` loop: Bevy's query iterator walks its tables in one fold then,
     // instead of keeping its position on the stack between the calls of `next`.
     targets
         .iter_mut()
-        .for_each(|(entity, mut transform, velocity, flags)| {
+        .for_each(|(entity, mut transform, velocity, flags, real)| {
             if let Some(ahead) = state.bodies.get(next + HEADER_PREFETCH_DISTANCE) {
                 ahead.prefetch_header();
             }
             let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
                 return;
             };
-            write_body(body, computed.get(next), &mut transform, velocity, flags);
+            let target = (&mut transform, velocity, flags, real);
+            write_body(body, computed.get(next), facts, target);
             if body.drop_through && !on_one_way[next] {
                 commands.entity(body.entity).remove::<DropThrough>();
             }
             next += 1;
         });
     for (k, body) in state.bodies.iter().enumerate().skip(next) {
-        if let Ok((_, mut transform, velocity, contact_flags)) = targets.get_mut(body.entity) {
-            write_body(
-                body,
-                computed.get(k),
-                &mut transform,
-                velocity,
-                contact_flags,
-            );
+        if let Ok((_, mut transform, velocity, flags, real)) = targets.get_mut(body.entity) {
+            let target = (&mut transform, velocity, flags, real);
+            write_body(body, computed.get(k), facts, target);
         }
         if body.drop_through && !on_one_way[k] {
             commands.entity(body.entity).remove::<DropThrough>();
@@ -109,26 +129,47 @@ pub(crate) fn write_back(
 /// default flags) is not even read: at tens of thousands of bodies, each component touched
 /// costs a cache miss per entity. `flags`: `None` for default flags (no flags were computed
 /// this step).
+///
+/// A Weak body that stood on a moving platform at the end of the last step (its flags as read
+/// have a platform velocity) and touches no floor now has just left it: what
+/// [`PlatformOnLeave`] keeps of that velocity is added to its own, once.
 fn write_body(
     body: &Body,
     flags: Option<&ContactFlags>,
-    transform: &mut Mut<Transform>,
-    velocity: Option<Mut<Velocity>>,
-    contact_flags: Option<Mut<ContactFlags>>,
+    facts: StepFacts,
+    (transform, velocity, contact_flags, real): BodyTargets<'_, '_>,
 ) {
     if body.moved {
         transform.translation.x = body.position.x;
         transform.translation.y = body.position.y;
     }
-    if let Some(mut velocity) = velocity.filter(|_| body.velocity_changed) {
-        velocity.set_if_neq(Velocity(body.velocity));
+    if let Some(mut real) = real {
+        let measured = if facts.dt > 0.0 {
+            (body.position - body.start) / facts.dt
+        } else {
+            Vec2::ZERO
+        };
+        if real.0 != measured {
+            real.0 = measured;
+        }
     }
+    let mut new_velocity = body.velocity;
+    let mut velocity_changed = body.velocity_changed;
     let unchanged = body.flags_were_default && flags.is_none_or(ContactFlags::is_default);
     if let Some(mut contact_flags) = contact_flags.filter(|_| !unchanged) {
-        // As `set_if_neq`, without a branch per field.
         let new = flags.copied().unwrap_or_default();
+        let left = !new.floor & (body.kind == Kind::Weak);
+        if left && contact_flags.platform_velocity != Vec2::ZERO {
+            let kept = facts.on_leave.kept(contact_flags.platform_velocity);
+            new_velocity += kept;
+            velocity_changed |= kept != Vec2::ZERO;
+        }
+        // As `set_if_neq`, without a branch per field.
         if !contact_flags.same_as(&new) {
             *contact_flags = new;
         }
+    }
+    if let Some(mut velocity) = velocity.filter(|_| velocity_changed) {
+        velocity.set_if_neq(Velocity(new_velocity));
     }
 }

@@ -130,8 +130,10 @@ pub struct Velocity(pub Vec2);
 
 /// How fast a [`Weak`] body really moved in the last step, in units per second: its
 /// displacement over the step (its own motion, pushes, carrying by a platform, floor
-/// snapping) divided by the step's duration. Written by the plugin after every step (required
-/// by `Weak`); zero before the first step and after a step of no time.
+/// snapping) divided by the step's duration. A game adds it to the Weak bodies it wants it for
+/// (or to every one: `app.register_required_components::<Weak, RealVelocity>()`), and the
+/// plugin writes it after every step; zero before the first step and after a step of no time.
+/// Bodies without it cost write-back nothing.
 ///
 /// Unlike [`Velocity`], which is what the body is asked to do (and what the step leaves of it
 /// after stopping it against surfaces), this is what it did: a body walking into a wall has a
@@ -205,7 +207,7 @@ impl Mighty {
 #[derive(Component, Reflect, Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 #[component(on_insert = Weak::on_insert)]
-#[require(Transform, Velocity, ContactFlags, RealVelocity)]
+#[require(Transform, Velocity, ContactFlags)]
 pub struct Weak;
 
 impl Weak {

@@ -11,11 +11,14 @@ use common::*;
 const G: f32 = -1500.0;
 
 fn with_gravity(on_leave: PlatformOnLeave) -> App {
-    app_with(SatConfig {
+    let mut app = app_with(SatConfig {
         gravity: Vec2::new(0.0, G),
         platform_on_leave: on_leave,
         ..default()
-    })
+    });
+    // Every Weak body here reports its real velocity, as a game that wants it everywhere does.
+    app.register_required_components::<Weak, RealVelocity>();
+    app
 }
 
 fn set_velocity(app: &mut App, body: Entity, velocity: Vec2) {
@@ -36,7 +39,7 @@ fn walk(app: &mut App, body: Entity, x: f32) {
 fn real_velocity(app: &App, body: Entity) -> Vec2 {
     app.world()
         .get::<RealVelocity>(body)
-        .expect("Weak requires RealVelocity")
+        .expect("every Weak body here has a RealVelocity")
         .get()
 }
 

@@ -8,8 +8,8 @@
 //! [`DropThrough`] make jump-through platforms, [`CollisionLayers`] filters pairs, [`SatConfig`]
 //! holds the settings and [`SatSystems`] the step's system sets. [`SpatialQuery`] casts rays
 //! and shapes against the colliders as the step placed them; [`RayCaster`] and [`ShapeCaster`]
-//! do it every step. [`TileGrid`] is a tile map that collides as merged Mighty pieces (and,
-//! with the `bevy_ecs_tilemap` feature, `TilemapCollision` makes a bevy_ecs_tilemap layer one). The
+//! do it every step. [`TileGrid`] is a tile map that collides as merged Mighty pieces; with
+//! the `bevy_ecs_tilemap` feature, `TilemapCollision` makes a bevy_ecs_tilemap layer one. The
 //! geometry is [`sat_core`], re-exported as [`geometry`]; everything a game needs is in
 //! [`prelude`].
 

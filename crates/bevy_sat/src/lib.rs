@@ -8,7 +8,8 @@
 //! [`DropThrough`] make jump-through platforms, [`CollisionLayers`] filters pairs, [`SatConfig`]
 //! holds the settings and [`SatSystems`] the step's system sets. [`SpatialQuery`] casts rays
 //! and shapes against the colliders as the step placed them; [`RayCaster`] and [`ShapeCaster`]
-//! do it every step. [`TileGrid`] is a tile map that collides as merged Mighty pieces. The
+//! do it every step. [`TileGrid`] is a tile map that collides as merged Mighty pieces; with
+//! the `bevy_ecs_tilemap` feature, `TilemapCollision` makes a bevy_ecs_tilemap layer one. The
 //! geometry is [`sat_core`], re-exported as [`geometry`]; everything a game needs is in
 //! [`prelude`].
 
@@ -51,10 +52,14 @@ pub use query::{
     SpatialQuery, SpatialQueryFilter,
 };
 pub use sat_core::{Contact, PolygonError};
+#[cfg(feature = "bevy_ecs_tilemap")]
+pub use tiles::TilemapCollision;
 pub use tiles::{Tile, TileGrid, TileGridError, TilePiece};
 
 /// Everything a game needs: `use bevy_sat::prelude::*;`.
 pub mod prelude {
+    #[cfg(feature = "bevy_ecs_tilemap")]
+    pub use crate::TilemapCollision;
     pub use crate::{
         CollidingEntities, CollisionEnded, CollisionLayers, CollisionStarted, Contact,
         ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Floating,

@@ -161,5 +161,14 @@ impl Plugin for SatPlugin {
                     query::run_casters.in_set(SatSystems::Casters),
                 ),
             );
+        // bevy_ecs_tilemap layers become grids (their edits cells) before the grids' pieces are
+        // built.
+        #[cfg(feature = "bevy_ecs_tilemap")]
+        app.add_systems(
+            self.schedule,
+            tiles::sync_tilemap_layers
+                .in_set(SatSystems::Prepare)
+                .before(tiles::sync_tile_grids),
+        );
     }
 }

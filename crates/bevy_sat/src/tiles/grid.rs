@@ -69,7 +69,9 @@ impl std::error::Error for TileGridError {}
 /// A grid of [`Tile`]s that collides as Mighty scenery, placed by its entity's `Transform`.
 ///
 /// Cell `(x, y)` covers `[x·w, (x+1)·w] × [y·h, (y+1)·h]` in the entity's local frame, where
-/// `(w, h)` is the cell size: cell (0, 0)'s bottom-left corner is at the entity's origin.
+/// `(w, h)` is the cell size: cell (0, 0)'s bottom-left corner is at the entity's origin
+/// (grids made from a bevy_ecs_tilemap layer are shifted to line up with its drawn tiles: see
+/// [`TileGrid::origin`]).
 ///
 /// The plugin merges the cells into few rectangular colliders ([`TilePiece`] entities, built
 /// per chunk of 16 × 16 cells) whose shared faces are never push axes, so bodies walk and slide
@@ -112,6 +114,8 @@ impl std::error::Error for TileGridError {}
 pub struct TileGrid {
     size: UVec2,
     cell_size: Vec2,
+    /// Where cell (0, 0)'s bottom-left corner is in the entity's local frame.
+    origin: Vec2,
     /// Row by row from the bottom.
     cells: Vec<Tile>,
     /// Per chunk (row by row): its pieces must be built again.
@@ -159,6 +163,7 @@ impl TileGrid {
         Ok(Self {
             size,
             cell_size,
+            origin: Vec2::ZERO,
             cells,
             dirty: vec![true; (chunks.x * chunks.y) as usize],
             any_dirty: true,
@@ -170,6 +175,7 @@ impl TileGrid {
         Self {
             size: UVec2::ZERO,
             cell_size: Vec2::ONE,
+            origin: Vec2::ZERO,
             cells: Vec::new(),
             dirty: Vec::new(),
             any_dirty: false,
@@ -185,6 +191,21 @@ impl TileGrid {
     /// The size of one cell, in the entity's local units.
     pub fn cell_size(&self) -> Vec2 {
         self.cell_size
+    }
+
+    /// Where cell (0, 0)'s bottom-left corner is in the entity's local frame: the origin for
+    /// grids made with [`TileGrid::new`], elsewhere for grids the bevy_ecs_tilemap adapter makes
+    /// (whose layer's origin is the centre of its tile (0, 0), by default).
+    pub fn origin(&self) -> Vec2 {
+        self.origin
+    }
+
+    /// Moves cell (0, 0)'s bottom-left corner to `origin` in the entity's local frame (a finite
+    /// point, checked by the caller); every piece is built again.
+    #[cfg_attr(not(feature = "bevy_ecs_tilemap"), allow(dead_code))]
+    pub(crate) fn set_origin(&mut self, origin: Vec2) {
+        self.origin = origin;
+        self.mark_all_dirty();
     }
 
     /// The tile of `cell`; [`Tile::Empty`] outside the grid.
@@ -231,7 +252,7 @@ impl TileGrid {
     /// The cell holding `local_point` (in the entity's local frame), if it is inside the grid.
     /// A point on the line between two cells belongs to the one above or to the right.
     pub fn cell_at(&self, local_point: Vec2) -> Option<UVec2> {
-        let at = (local_point / self.cell_size).floor();
+        let at = ((local_point - self.origin) / self.cell_size).floor();
         let inside =
             at.x >= 0.0 && at.y >= 0.0 && at.x < self.size.x as f32 && at.y < self.size.y as f32;
         // (NaN fails every comparison above.)

@@ -144,7 +144,7 @@ fn spawn_piece(
 ) -> Entity {
     let cell = grid.cell_size();
     let size = (piece.max - piece.min).as_vec2() * cell;
-    let centre = (piece.min + piece.max).as_vec2() * 0.5 * cell;
+    let centre = grid.origin() + (piece.min + piece.max).as_vec2() * 0.5 * cell;
     let placed = transform.mul_transform(Transform::from_translation(centre.extend(0.0)));
     // A mirroring scale reverses the placed rectangle's edges: its bottom edge comes third.
     let mut hidden = piece.hidden;

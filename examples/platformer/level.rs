@@ -125,6 +125,13 @@ fn from_map(map: &Map) -> Result<Level, String> {
             map.width, map.height
         ));
     }
+    // Layers inside a group would be left out without a word: refuse the group instead.
+    if let Some(group) = map.layers.iter().find(|l| l.kind == "group") {
+        return Err(format!(
+            "layer \"{}\" is a group: move its layers out of it",
+            group.name
+        ));
+    }
     let tile = Vec2::new(map.tilewidth as f32, map.tileheight as f32);
     if !(tile.is_finite() && tile.min_element() > 0.0) {
         return Err(format!("its tile size {tile} is not positive"));

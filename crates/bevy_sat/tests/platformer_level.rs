@@ -294,6 +294,17 @@ fn maps_the_game_cannot_read_say_how_to_save_them() {
         problem,
         "its orientation is isometric: only orthogonal maps are supported"
     );
+    let problem = broken("group", |map| {
+        let things = map["layers"].as_array_mut().unwrap().pop().unwrap();
+        map["layers"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"type": "group", "name": "scenery", "layers": [things]}));
+    });
+    assert_eq!(
+        problem,
+        "layer \"scenery\" is a group: move its layers out of it"
+    );
     let problem = broken("external_tileset", |map| {
         map["tilesets"][0] = json!({"firstgid": 1, "source": "terrain.tsj"});
     });

@@ -161,18 +161,19 @@ pub fn drive(
     let position = player.translation.truncate();
     let on_floor = flags.is_some_and(ContactFlags::on_floor);
     let platform = |which: Platform| {
-        patrols.get(match which {
+        let entity = match which {
             Platform::Ferry => landmarks.ferry,
             Platform::Elevator => landmarks.elevator,
-        })
+        };
+        entity.and_then(|e| patrols.get(e).ok())
     };
     let done = match step.until {
         Until::Frames(n) => autopilot.frames >= n,
         Until::PlayerRightOf(x) => position.x > x,
         Until::LandedAbove(y) => on_floor && position.y > y,
         Until::LandedBelow(y) => on_floor && position.y < y,
-        Until::AtStart(which) => platform(which).is_ok_and(|p| p.outbound && p.waiting > 0.5),
-        Until::AtEnd(which) => platform(which).is_ok_and(|p| !p.outbound && p.waiting > 0.5),
+        Until::AtStart(which) => platform(which).is_some_and(|p| p.outbound && p.waiting > 0.5),
+        Until::AtEnd(which) => platform(which).is_some_and(|p| !p.outbound && p.waiting > 0.5),
         Until::Complete => score.complete,
     };
     if done && autopilot.frames > 0 {

@@ -1,12 +1,16 @@
-//! The platformer's game logic: the level, the player controller, coins, hazards, checkpoints,
-//! moving platforms and the goal. Plain systems with no rendering, so the whole game runs
-//! headless (the test in `crates/bevy_sat/tests/platformer_game.rs` plays it).
+//! The platformer's game logic: spawning the level read from its file, the player controller,
+//! coins, hazards, checkpoints, moving platforms and the goal. Plain systems with no rendering,
+//! so the whole game runs headless (the test in `crates/bevy_sat/tests/platformer_game.rs`
+//! plays it).
 //!
 //! Every collider carries a [`Paint`]: the renderer draws each shape from the same
 //! `ConvexCollider` that collides, so what you see is what collides.
 
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
+
+use crate::level::Level;
+use crate::level_objects::ThingKind;
 
 /// Gravity, units (pixels) per second squared.
 pub const GRAVITY: f32 = -1500.0;
@@ -22,12 +26,9 @@ pub const COYOTE_TIME: f32 = 0.1;
 pub const JUMP_BUFFER: f32 = 0.12;
 /// The player's size.
 pub const PLAYER_SIZE: Vec2 = Vec2::new(24.0, 32.0);
-/// Where the player starts.
-pub const START: Vec2 = Vec2::new(0.0, 16.0);
 /// How far below the player's feet the ground probe looks (a short shape cast).
 pub const GROUND_PROBE: f32 = 4.0;
-/// Where the sentry's laser starts, on the left wall, and how far it reaches.
-pub const SENTRY: Vec2 = Vec2::new(-344.0, 120.0);
+/// How far a sentry's laser reaches.
 pub const LASER_REACH: f32 = 2000.0;
 
 /// What the player asks for this frame, from the keyboard (or a script).
@@ -68,9 +69,12 @@ pub struct Coin;
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Hazard;
 
-/// Touching it moves the player's respawn point here.
+/// Touching it moves the player's respawn point to its `respawn`.
 #[derive(Component, Debug, Clone, Copy)]
-pub struct Checkpoint;
+pub struct Checkpoint {
+    /// Where the player comes back: standing at the checkpoint's foot.
+    pub respawn: Vec2,
+}
 
 /// A sentry on a wall: its laser (a [`RayCaster`]) stops at the first thing in its way, and
 /// sends the player home when that is the player.
@@ -102,11 +106,12 @@ pub struct Patrol {
 #[derive(Resource, Debug, Clone, Copy)]
 pub struct Landmarks {
     pub player: Entity,
-    /// The crate to push (the test checks it moved).
+    /// The crate to push (the test checks it moved): the one named `push_crate`.
     #[allow(dead_code)]
-    pub crate_box: Entity,
-    pub ferry: Entity,
-    pub elevator: Entity,
+    pub crate_box: Option<Entity>,
+    /// The platforms named `ferry` and `elevator`, which the scripted player rides.
+    pub ferry: Option<Entity>,
+    pub elevator: Option<Entity>,
 }
 
 /// The score.
@@ -120,34 +125,34 @@ pub struct Score {
     pub time: f32,
 }
 
-/// Everything the game needs on top of [`SatPlugin`]: physics settings, the level, and the
-/// systems (input to velocity before the physics step, pickups and hazards after it).
-pub struct GamePlugin;
+/// Everything the game needs on top of [`SatPlugin`]: physics settings, the level (read by
+/// [`crate::level::load`]), and the systems (input to velocity before the physics step,
+/// pickups and hazards after it).
+pub struct GamePlugin {
+    pub level: Level,
+}
 
 impl Plugin for GamePlugin {
     fn build(&self, app: &mut App) {
-        app.insert_resource(SatConfig {
-            gravity: Vec2::new(0.0, GRAVITY),
-            floor_snap_distance: 6.0,
-            ..default()
-        })
-        .init_resource::<PlayerInput>()
-        .init_resource::<Score>()
-        .add_systems(Startup, spawn_level)
-        .add_systems(FixedUpdate, (control_player, patrol))
-        .add_systems(
-            FixedPostUpdate,
-            (touch_things, respawn_crushed).after(SatSystems::Writeback),
-        )
-        .add_systems(FixedPostUpdate, sentry_lasers.after(SatSystems::Casters));
+        app.insert_resource(self.level.clone())
+            .insert_resource(SatConfig {
+                gravity: Vec2::new(0.0, GRAVITY),
+                floor_snap_distance: 6.0,
+                ..default()
+            })
+            .init_resource::<PlayerInput>()
+            .init_resource::<Score>()
+            .add_systems(Startup, spawn_level)
+            .add_systems(FixedUpdate, (control_player, patrol))
+            .add_systems(
+                FixedPostUpdate,
+                (touch_things, respawn_crushed).after(SatSystems::Writeback),
+            )
+            .add_systems(FixedPostUpdate, sentry_lasers.after(SatSystems::Casters));
     }
 }
 
-const GROUND: Color = Color::srgb(0.36, 0.30, 0.25);
-const GRASS: Color = Color::srgb(0.38, 0.62, 0.32);
-const STONE: Color = Color::srgb(0.45, 0.47, 0.52);
 const PLATFORM: Color = Color::srgb(0.85, 0.62, 0.28);
-const ONE_WAY: Color = Color::srgb(0.55, 0.78, 0.95);
 const CRATE: Color = Color::srgb(0.72, 0.50, 0.26);
 const COIN: Color = Color::srgb(1.0, 0.84, 0.2);
 const HAZARD: Color = Color::srgb(0.9, 0.2, 0.25);
@@ -155,232 +160,112 @@ const GOAL: Color = Color::srgb(0.35, 0.95, 0.55);
 const PLAYER: Color = Color::srgb(0.95, 0.95, 0.98);
 const CHECKPOINT: Color = Color::srgba(0.6, 0.9, 1.0, 0.35);
 
-fn solid(commands: &mut Commands, collider: ConvexCollider, at: Vec2, paint: Color) -> Entity {
-    commands
-        .spawn((
-            collider,
-            Mighty,
-            Transform::from_translation(at.extend(0.0)),
-            Paint(paint),
-        ))
-        .id()
-}
+/// A rectangle of the tile layers' art, drawn by the renderer (the grid collides, not this).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct TileRect(pub Vec2);
 
-/// A box given by its left, bottom, right and top.
-fn block(
-    commands: &mut Commands,
-    left: f32,
-    bottom: f32,
-    right: f32,
-    top: f32,
-    paint: Color,
-) -> Entity {
-    let size = Vec2::new(right - left, top - bottom);
-    let at = Vec2::new(left, bottom) + size * 0.5;
-    solid(
-        commands,
-        ConvexCollider::rectangle(size.x, size.y),
-        at,
-        paint,
-    )
-}
-
-/// A row of flush 64 × 32 tiles whose tops are at `top` (a floor with seams to walk over).
-fn tiles(commands: &mut Commands, left: f32, right: f32, top: f32) {
-    let mut x = left;
-    while x < right - 1.0 {
-        let width = (right - x).min(64.0);
-        let paint = if ((x - left) / 64.0) as i32 % 2 == 0 {
-            GRASS
-        } else {
-            GRASS.mix(&GROUND, 0.25)
-        };
-        block(commands, x, top - 32.0, x + width, top, paint);
-        x += width;
-    }
-}
-
-/// A ramp: a right triangle from (`x0`, `y`) to (`x1`, `y`) rising to `height` at the high end.
-fn ramp(
-    commands: &mut Commands,
-    x0: f32,
-    x1: f32,
-    y: f32,
-    height: f32,
-    rising: bool,
-) -> Option<Entity> {
-    let top_x = if rising { x1 } else { x0 };
-    let points = [
-        Vec2::new(x0, y),
-        Vec2::new(x1, y),
-        Vec2::new(top_x, y + height),
-    ];
-    let center = (points[0] + points[1] + points[2]) / 3.0;
-    let collider = ConvexCollider::convex_polygon(points.map(|p| p - center)).ok()?;
-    Some(solid(commands, collider, center, STONE))
-}
-
-fn coin(commands: &mut Commands, at: Vec2) {
-    commands.spawn((
-        ConvexCollider::circle(8.0),
-        Sensor,
-        Coin,
-        Transform::from_translation(at.extend(1.0)),
-        Paint(COIN),
-    ));
-}
-
-/// Builds the level: start area with a crate stack and a pushable crate, a slope up and down,
-/// a pit with spikes crossed on a ferry platform, one-way platforms, an elevator to the goal.
-pub fn spawn_level(mut commands: Commands, mut score: ResMut<Score>) {
+/// Spawns the level read from its file: the tile grid and its art, then every object. The
+/// crates, coins and sensors are spawned with the colours the game gives them; blocks and
+/// tiles with the colours in the file.
+pub fn spawn_level(mut commands: Commands, level: Res<Level>, mut score: ResMut<Score>) {
     let c = &mut commands;
-    // A: start. Walls, a tiled floor, a stack of crates behind the start, a crate to push.
-    block(c, -400.0, -40.0, -352.0, 600.0, STONE);
-    tiles(c, -352.0, 1440.0, 0.0);
-    for i in 0..3 {
-        let y = 18.0 + 36.0 * i as f32;
+    c.spawn((
+        level.grid.clone(),
+        Transform::from_translation(level.origin.extend(0.0)),
+    ));
+    for art in &level.art {
         c.spawn((
-            ConvexCollider::rectangle(36.0, 36.0),
-            Weak,
-            Crate,
-            Transform::from_xyz(-250.0, y, 0.0),
-            Paint(CRATE),
+            TileRect(art.size),
+            Transform::from_translation((art.min + art.size * 0.5).extend(-0.5)),
+            Paint(art.color),
         ));
     }
-    let crate_box = c
-        .spawn((
-            ConvexCollider::rectangle(40.0, 40.0),
-            Weak,
-            Crate,
-            Transform::from_xyz(420.0, 20.0, 0.0),
-            Paint(CRATE),
-        ))
-        .id();
-    coin(c, Vec2::new(160.0, 24.0));
-    coin(c, Vec2::new(260.0, 24.0));
-    // Behind the start, a sentry on the wall whose laser passes over the crates and stops at a
-    // floating block: jump under it and you are sent home.
-    block(c, -150.0, 60.0, -120.0, 200.0, STONE);
-    c.spawn((
-        ConvexCollider::rectangle(16.0, 16.0),
-        Mighty,
-        Sentry,
-        RayCaster::new(Vec2::new(8.0, 0.0), Dir2::X)
-            .with_max_distance(LASER_REACH)
-            .with_filter(SpatialQueryFilter::default().without_sensors()),
-        Transform::from_translation(SENTRY.extend(0.5)),
-        Paint(HAZARD),
-    ));
-    // B: a 30° slope up, a plateau, and down again.
-    let rise = 200.0 * 30f32.to_radians().tan();
-    ramp(c, 840.0, 1040.0, 0.0, rise, true);
-    block(c, 1040.0, 0.0, 1240.0, rise, STONE);
-    ramp(c, 1240.0, 1440.0, 0.0, rise, false);
-    coin(c, Vec2::new(1140.0, rise + 24.0));
-    // C: the pit, spikes at its bottom, a ferry across.
-    block(c, 1408.0, -240.0, 1440.0, -32.0, GROUND);
-    block(c, 1860.0, -240.0, 1892.0, -32.0, GROUND);
-    block(c, 1440.0, -240.0, 1860.0, -200.0, GROUND);
-    c.spawn((
-        ConvexCollider::rectangle(400.0, 16.0),
-        Sensor,
-        Hazard,
-        Transform::from_xyz(1650.0, -192.0, 0.0),
-        Paint(HAZARD),
-    ));
-    let ferry_from = Vec2::new(1488.0, -8.0);
-    let ferry_to = Vec2::new(1812.0, -8.0);
-    let ferry = c
-        .spawn((
-            ConvexCollider::rectangle(96.0, 16.0),
-            Mighty,
-            Velocity::default(),
-            Patrol {
-                from: ferry_from,
-                to: ferry_to,
-                speed: 120.0,
-                pause: 1.0,
-                waiting: 1.0,
-                outbound: true,
-            },
-            Transform::from_translation(ferry_from.extend(0.0)),
-            Paint(PLATFORM),
-        ))
-        .id();
-    coin(c, Vec2::new(1650.0, 24.0));
-    // D: ground again, a checkpoint, two one-way platforms with a coin on top.
-    tiles(c, 1860.0, 2360.0, 0.0);
-    c.spawn((
-        ConvexCollider::rectangle(24.0, 64.0),
-        Sensor,
-        Checkpoint,
-        Transform::from_xyz(1900.0, 32.0, -1.0),
-        Paint(CHECKPOINT),
-    ));
-    for top in [90.0, 180.0] {
-        c.spawn((
-            ConvexCollider::rectangle(128.0, 10.0),
-            OneWayPlatform::default(),
-            Transform::from_xyz(2080.0, top - 5.0, 0.0),
-            Paint(ONE_WAY),
-        ));
+    let mut landmarks = Landmarks {
+        player: Entity::PLACEHOLDER,
+        crate_box: None,
+        ferry: None,
+        elevator: None,
+    };
+    let mut coins = 0;
+    for thing in &level.things {
+        let at = |z: f32| Transform::from_translation(thing.at.extend(z));
+        let entity = match &thing.kind {
+            ThingKind::Player => {
+                let player = Player {
+                    respawn: thing.at,
+                    coyote: 0.0,
+                    jump_buffer: 0.0,
+                };
+                let collider = ConvexCollider::rectangle(PLAYER_SIZE.x, PLAYER_SIZE.y);
+                let bundle = (collider, Weak, player, ground_probe(), Paint(PLAYER));
+                landmarks.player = c.spawn((bundle, at(2.0))).id();
+                landmarks.player
+            }
+            ThingKind::Crate(size) => c
+                .spawn((rectangle(*size), Weak, Crate, at(0.0), Paint(CRATE)))
+                .id(),
+            ThingKind::Block(collider, color) => {
+                c.spawn((*collider, Mighty, at(0.0), Paint(*color))).id()
+            }
+            ThingKind::Coin => {
+                coins += 1;
+                let collider = ConvexCollider::circle(8.0);
+                c.spawn((collider, Sensor, Coin, at(1.0), Paint(COIN))).id()
+            }
+            ThingKind::Hazard(size) => c
+                .spawn((rectangle(*size), Sensor, Hazard, at(0.0), Paint(HAZARD)))
+                .id(),
+            ThingKind::Checkpoint(size) => {
+                // Where the player comes back: standing on the checkpoint's bottom.
+                let respawn = thing.at - Vec2::Y * (size.y - PLAYER_SIZE.y) * 0.5;
+                let checkpoint = Checkpoint { respawn };
+                let bundle = (rectangle(*size), Sensor, checkpoint, Paint(CHECKPOINT));
+                c.spawn((bundle, at(-1.0))).id()
+            }
+            ThingKind::Goal(size) => c
+                .spawn((rectangle(*size), Sensor, Goal, at(0.0), Paint(GOAL)))
+                .id(),
+            ThingKind::Sentry(size) => {
+                let laser = RayCaster::new(Vec2::new(size.x * 0.5, 0.0), Dir2::X)
+                    .with_max_distance(LASER_REACH)
+                    .with_filter(SpatialQueryFilter::default().without_sensors());
+                let bundle = (rectangle(*size), Mighty, Sentry, laser, Paint(HAZARD));
+                c.spawn((bundle, at(0.5))).id()
+            }
+            ThingKind::Platform {
+                size,
+                to,
+                speed,
+                pause,
+            } => {
+                let patrol = Patrol {
+                    from: thing.at,
+                    to: *to,
+                    speed: *speed,
+                    pause: *pause,
+                    waiting: *pause,
+                    outbound: true,
+                };
+                let bundle = (rectangle(*size), Mighty, Velocity::default(), patrol);
+                c.spawn((bundle, at(0.0), Paint(PLATFORM))).id()
+            }
+        };
+        match thing.name.as_str() {
+            "push_crate" => landmarks.crate_box = Some(entity),
+            "ferry" => landmarks.ferry = Some(entity),
+            "elevator" => landmarks.elevator = Some(entity),
+            _ => {}
+        }
     }
-    coin(c, Vec2::new(2080.0, 204.0));
-    // E: the elevator shaft and the high ledge with the goal.
-    block(c, 2360.0, -80.0, 2456.0, -48.0, GROUND);
-    let elevator_from = Vec2::new(2408.0, -8.0);
-    let elevator_to = Vec2::new(2408.0, 232.0);
-    let elevator = c
-        .spawn((
-            ConvexCollider::rectangle(96.0, 16.0),
-            Mighty,
-            Velocity::default(),
-            Patrol {
-                from: elevator_from,
-                to: elevator_to,
-                speed: 100.0,
-                pause: 1.0,
-                waiting: 1.0,
-                outbound: true,
-            },
-            Transform::from_translation(elevator_from.extend(0.0)),
-            Paint(PLATFORM),
-        ))
-        .id();
-    block(c, 2456.0, -80.0, 2860.0, 240.0, STONE);
-    block(c, 2860.0, -80.0, 2908.0, 600.0, STONE);
-    c.spawn((
-        ConvexCollider::rectangle(20.0, 56.0),
-        Sensor,
-        Goal,
-        Transform::from_xyz(2780.0, 268.0, 0.0),
-        Paint(GOAL),
-    ));
-    // The player.
-    let player = c
-        .spawn((
-            ConvexCollider::rectangle(PLAYER_SIZE.x, PLAYER_SIZE.y),
-            Weak,
-            Player {
-                respawn: START,
-                coyote: 0.0,
-                jump_buffer: 0.0,
-            },
-            ground_probe(),
-            Transform::from_translation(START.extend(2.0)),
-            Paint(PLAYER),
-        ))
-        .id();
     *score = Score {
-        total_coins: 5,
+        total_coins: coins,
         ..default()
     };
-    commands.insert_resource(Landmarks {
-        player,
-        crate_box,
-        ferry,
-        elevator,
-    });
+    commands.insert_resource(landmarks);
+}
+
+fn rectangle(size: Vec2) -> ConvexCollider {
+    ConvexCollider::rectangle(size.x, size.y)
 }
 
 /// The player's ground check: a thin box across its feet, 1 unit above their bottom, cast
@@ -406,8 +291,8 @@ fn on_ground(hits: &ShapeHits, velocity: Vec2) -> bool {
 }
 
 /// Input to velocity: run, jump from the ground (with coyote time from the ground probe,
-/// buffering and a short hop when released early), drop through one-way platforms with
-/// down + jump.
+/// buffering and a short hop when released early), drop through one-way platforms and one-way
+/// tiles with down + jump.
 pub fn control_player(
     time: Res<Time>,
     mut input: ResMut<PlayerInput>,
@@ -417,12 +302,14 @@ pub fn control_player(
         &mut Velocity,
         &ContactFlags,
         &ShapeHits,
+        &Transform,
     )>,
     one_way: Query<(), With<OneWayPlatform>>,
+    grids: Query<(&TileGrid, &Transform)>,
     mut commands: Commands,
 ) {
     let dt = time.delta_secs();
-    for (entity, mut player, mut velocity, flags, ground) in &mut players {
+    for (entity, mut player, mut velocity, flags, ground, transform) in &mut players {
         player.coyote = if on_ground(ground, velocity.0) {
             COYOTE_TIME
         } else {
@@ -436,7 +323,10 @@ pub fn control_player(
         velocity.x =
             RUN_SPEED * (f32::from(u8::from(input.right)) - f32::from(u8::from(input.left)));
         if player.jump_buffer > 0.0 && player.coyote > 0.0 {
-            let on_one_way = flags.standing_on().is_some_and(|e| one_way.contains(e));
+            let feet = transform.translation.truncate() - Vec2::Y * PLAYER_SIZE.y * 0.5;
+            let on_one_way = flags.standing_on().is_some_and(|e| {
+                one_way.contains(e) || grids.get(e).is_ok_and(|grid| on_one_way_cells(grid, feet))
+            });
             if input.down && on_one_way {
                 commands.entity(entity).insert(DropThrough);
             } else {
@@ -450,6 +340,20 @@ pub fn control_player(
         }
     }
     input.jump_pressed = false;
+}
+
+/// Whether feet at `feet` (the middle of the player's bottom edge, in the world) stand on one-way
+/// cells of a grid only: the cells just below the feet's ends and middle hold a one-way cell
+/// and no solid one, so dropping lets the player fall.
+fn on_one_way_cells((grid, transform): (&TileGrid, &Transform), feet: Vec2) -> bool {
+    let to_local = transform.compute_affine().inverse();
+    let below = [-0.5, 0.0, 0.5].map(|side| {
+        let point = feet + Vec2::new(side * (PLAYER_SIZE.x - 2.0), -1.0);
+        let local = to_local.transform_point3(point.extend(0.0)).truncate();
+        grid.cell_at(local)
+            .map_or(Tile::Empty, |cell| grid.get(cell))
+    });
+    below.contains(&Tile::OneWay) && !below.contains(&Tile::Solid)
 }
 
 /// Moves patrolling platforms between their ends, exactly reaching each end, then pausing.
@@ -483,13 +387,12 @@ fn send_home(transform: &mut Transform, velocity: &mut Velocity, player: &Player
     velocity.0 = Vec2::ZERO;
 }
 
-/// What the player can touch: coin, hazard, checkpoint, goal, and where it is.
+/// What the player can touch: coin, hazard, checkpoint, goal.
 type Touchable = (
     Has<Coin>,
     Has<Hazard>,
-    Has<Checkpoint>,
+    Option<&'static Checkpoint>,
     Has<Goal>,
-    &'static Transform,
 );
 
 /// Coins, hazards, checkpoints and the goal, from the collision events of the step.
@@ -509,7 +412,7 @@ pub fn touch_things(
             let Ok((mut player, mut transform, mut velocity)) = players.get_mut(me) else {
                 continue;
             };
-            let Ok((coin, hazard, checkpoint, goal, at)) = things.get(other) else {
+            let Ok((coin, hazard, checkpoint, goal)) = things.get(other) else {
                 continue;
             };
             if coin {
@@ -520,8 +423,8 @@ pub fn touch_things(
                 score.deaths += 1;
                 send_home(&mut transform, &mut velocity, &player);
             }
-            if checkpoint {
-                player.respawn = at.translation.truncate().with_y(START.y);
+            if let Some(checkpoint) = checkpoint {
+                player.respawn = checkpoint.respawn;
             }
             if goal {
                 score.complete = true;

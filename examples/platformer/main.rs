@@ -4,6 +4,7 @@
 //! ```text
 //! cargo run --release --example platformer
 //! cargo run --release --example platformer -- --screenshot shot.png [--frames 240] [--demo] [--debug]
+//! cargo run --release --example platformer -- --level my_level.tmj
 //! ```
 //!
 //! Keys: ←/→ or A/D run, Space jump (hold for higher), ↓ + Space drop through a one-way
@@ -11,10 +12,14 @@
 //!
 //! `--screenshot PATH` (or `PLATFORMER_SCREENSHOT=PATH`) plays `--frames` game frames (fixed
 //! 60 Hz steps, default 240), saves a PNG of the window and exits; `--demo` lets the scripted player from the tests play;
-//! `--debug` starts with the overlay on.
+//! `--debug` starts with the overlay on. The level is `assets/platformer/level.tmj`, a Tiled map
+//! (see `level.rs` for what its layers and objects mean); `--level PATH` plays another one.
 
 mod autopilot;
 mod game;
+mod level;
+mod level_objects;
+mod tmj;
 
 use std::path::PathBuf;
 
@@ -26,12 +31,14 @@ use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
 
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
-use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score, Sentry};
+use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score, Sentry, TileRect};
+use level::Level;
 
 /// Command-line options.
 #[derive(Resource, Debug, Clone, Default)]
 struct Options {
     screenshot: Option<PathBuf>,
+    level: Option<PathBuf>,
     frames: u32,
     demo: bool,
     debug: bool,
@@ -51,6 +58,9 @@ impl Options {
                     options.screenshot =
                         Some(args.next().ok_or("--screenshot needs a path")?.into())
                 }
+                "--level" => {
+                    options.level = Some(args.next().ok_or("--level needs a path")?.into())
+                }
                 "--frames" => {
                     let n = args.next().ok_or("--frames needs a number")?;
                     options.frames = n.parse().map_err(|e| format!("--frames {n}: {e}"))?;
@@ -69,7 +79,17 @@ fn main() -> AppExit {
         Ok(options) => options,
         Err(error) => {
             eprintln!("platformer: {error}");
-            eprintln!("usage: platformer [--screenshot PATH] [--frames N] [--demo] [--debug]");
+            eprintln!(
+                "usage: platformer [--level PATH] [--screenshot PATH] [--frames N] [--demo] [--debug]"
+            );
+            return AppExit::error();
+        }
+    };
+    let path = options.level.clone().unwrap_or_else(level::default_path);
+    let level = match level::load(&path) {
+        Ok(level) => level,
+        Err(error) => {
+            eprintln!("platformer: {error}");
             return AppExit::error();
         }
     };
@@ -86,7 +106,7 @@ fn main() -> AppExit {
         ShapePlugin,
         SatPlugin::default(),
         SatDebugPlugin,
-        GamePlugin,
+        GamePlugin { level },
     ))
     .insert_resource(ClearColor(Color::srgb(0.10, 0.12, 0.18)))
     .insert_resource(Time::<Fixed>::from_hz(60.0))
@@ -101,6 +121,7 @@ fn main() -> AppExit {
             read_keyboard,
             toggle_debug,
             draw_new_colliders,
+            draw_tiles,
             draw_lasers,
             follow_player,
             update_hud,
@@ -119,14 +140,14 @@ fn main() -> AppExit {
     app.run()
 }
 
-fn spawn_camera(mut commands: Commands) {
+fn spawn_camera(mut commands: Commands, level: Res<Level>) {
     commands.spawn((
         Camera2d,
         Projection::from(OrthographicProjection {
             scale: 1.15,
             ..OrthographicProjection::default_2d()
         }),
-        Transform::from_translation(game::START.extend(100.0)),
+        Transform::from_translation(level.start().extend(100.0)),
     ));
 }
 
@@ -168,6 +189,21 @@ fn draw_new_colliders(
             .stroke((outline, 2.0))
             .build(),
         };
+        commands.entity(entity).insert(shape);
+    }
+}
+
+/// Draws the tile layers' art: each rectangle of equal tiles as one shape, outlined like the
+/// other scenery.
+fn draw_tiles(mut commands: Commands, new: Query<(Entity, &TileRect, &Paint), Added<TileRect>>) {
+    for (entity, rect, paint) in &new {
+        let shape = ShapeBuilder::with(&shapes::Rectangle {
+            extents: rect.0,
+            ..default()
+        })
+        .fill(paint.0)
+        .stroke((paint.0.darker(0.25), 2.0))
+        .build();
         commands.entity(entity).insert(shape);
     }
 }

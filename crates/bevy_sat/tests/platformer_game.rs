@@ -1,11 +1,19 @@
 //! The platformer example's game logic, played headless from a scripted input sequence: the
-//! player collects the coins, pushes a crate, rides both moving platforms and reaches the goal.
+//! player collects the coins, pushes a crate, rides both moving platforms and reaches the goal,
+//! in the level loaded from its file, `assets/platformer/level.tmj`.
 
 #[path = "../../../examples/platformer/autopilot.rs"]
 mod autopilot;
 #[path = "../../../examples/platformer/game.rs"]
 #[allow(dead_code)]
 mod game;
+#[path = "../../../examples/platformer/level.rs"]
+#[allow(dead_code)]
+mod level;
+#[path = "../../../examples/platformer/level_objects.rs"]
+mod level_objects;
+#[path = "../../../examples/platformer/tmj.rs"]
+mod tmj;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
@@ -14,27 +22,31 @@ use bevy_sat::prelude::*;
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
 use game::{GamePlugin, Landmarks, Score};
 
+/// The game with the level the example ships.
+fn shipped_level() -> GamePlugin {
+    GamePlugin {
+        level: level::load(&level::default_path()).unwrap(),
+    }
+}
+
 #[test]
 fn scripted_player_completes_the_level() {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SatPlugin::default(), GamePlugin))
+    app.add_plugins((MinimalPlugins, SatPlugin::default(), shipped_level()))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(Autopilot::new(PLAY_THE_LEVEL))
         .add_systems(FixedUpdate, autopilot::drive.before(game::control_player));
     app.update();
     let landmarks = *app.world().resource::<Landmarks>();
-    let crate_start = app
-        .world()
-        .get::<Transform>(landmarks.crate_box)
-        .unwrap()
-        .translation;
+    let crate_box = landmarks.crate_box.unwrap();
+    let crate_start = app.world().get::<Transform>(crate_box).unwrap().translation;
     let (mut rode_ferry, mut rode_elevator) = (false, false);
     for _ in 0..6000 {
         app.update();
         let flags = *app.world().get::<ContactFlags>(landmarks.player).unwrap();
-        rode_ferry |= flags.standing_on() == Some(landmarks.ferry);
-        rode_elevator |= flags.standing_on() == Some(landmarks.elevator);
+        rode_ferry |= flags.standing_on() == landmarks.ferry;
+        rode_elevator |= flags.standing_on() == landmarks.elevator;
         let autopilot = app.world().resource::<Autopilot>();
         assert_eq!(autopilot.failed, None);
         if autopilot.finished() {
@@ -42,11 +54,7 @@ fn scripted_player_completes_the_level() {
         }
     }
     let score = *app.world().resource::<Score>();
-    let crate_end = app
-        .world()
-        .get::<Transform>(landmarks.crate_box)
-        .unwrap()
-        .translation;
+    let crate_end = app.world().get::<Transform>(crate_box).unwrap().translation;
     assert!(
         app.world().resource::<Autopilot>().finished(),
         "script did not finish"
@@ -72,7 +80,7 @@ fn scripted_player_completes_the_level() {
 /// The game headless, without a script, after its first step.
 fn game() -> App {
     let mut app = App::new();
-    app.add_plugins((MinimalPlugins, SatPlugin::default(), GamePlugin))
+    app.add_plugins((MinimalPlugins, SatPlugin::default(), shipped_level()))
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .insert_resource(Time::<Fixed>::from_hz(60.0));
     app.update();
@@ -85,23 +93,30 @@ fn sentry_laser_stops_at_the_first_wall_and_sends_the_player_home() {
     let mut app = game();
     let mut sentries = app
         .world_mut()
-        .query_filtered::<&RayHits, With<game::Sentry>>();
-    let first = sentries.single(app.world()).unwrap().as_slice()[0];
+        .query_filtered::<(&RayHits, &Transform), With<game::Sentry>>();
+    let (hits, sentry) = sentries.single(app.world()).unwrap();
+    let (first, sentry) = (hits.as_slice()[0], sentry.translation);
+    // The sentry, 16 × 16, stands against the left wall's face at x = -352.
+    assert_eq!(sentry.truncate(), Vec2::new(-344.0, 120.0));
     // From the sentry's front (8 units right of its centre) to the floating block's left face
     // at x = -150, over the crates.
-    assert_eq!(first.distance, -150.0 - (game::SENTRY.x + 8.0));
-    assert_eq!(first.point, Vec2::new(-150.0, game::SENTRY.y));
+    assert_eq!(first.distance, -150.0 - (sentry.x + 8.0));
+    assert_eq!(first.point, Vec2::new(-150.0, sentry.y));
     assert_eq!(first.normal, Vec2::NEG_X);
     // The player put into the beam is sent home.
     let player = app.world().resource::<Landmarks>().player;
     app.world_mut()
         .get_mut::<Transform>(player)
         .unwrap()
-        .translation = Vec3::new(-200.0, game::SENTRY.y, 2.0);
+        .translation = Vec3::new(-200.0, sentry.y, 2.0);
     app.update();
     app.update();
     let at = app.world().get::<Transform>(player).unwrap().translation;
-    assert_eq!(at.truncate(), game::START, "sent home");
+    assert_eq!(
+        at.truncate(),
+        Vec2::new(0.0, 16.0),
+        "sent home, to the start"
+    );
     assert_eq!(app.world().resource::<Score>().deaths, 1);
 }
 

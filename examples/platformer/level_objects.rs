@@ -1,0 +1,202 @@
+//! The objects of a level file: what each Tiled object becomes, in world units (y up).
+
+use bevy::prelude::*;
+use bevy_sat::prelude::*;
+
+use crate::level::{color_property, number_property};
+use crate::tmj::{self, Map, Object};
+
+/// Drawn for a block without a `color`.
+const BLOCK_COLOR: Color = Color::srgb(0.45, 0.47, 0.52);
+
+/// What an object is, with the sizes it needs.
+#[derive(Debug, Clone)]
+pub enum ThingKind {
+    /// Where the player starts (a point).
+    Player,
+    /// A pushable crate of this size.
+    Crate(Vec2),
+    /// Mighty scenery: a rectangle or a convex polygon around the object's position.
+    Block(ConvexCollider, Color),
+    /// A coin (a point).
+    Coin,
+    /// Spikes: a sensor that sends the player back.
+    Hazard(Vec2),
+    /// Moves the respawn point here.
+    Checkpoint(Vec2),
+    /// The end of the level.
+    Goal(Vec2),
+    /// A wall-mounted laser pointing right.
+    Sentry(Vec2),
+    /// A moving platform: its size, where it goes, its speed and its pause at each end.
+    Platform {
+        size: Vec2,
+        to: Vec2,
+        speed: f32,
+        pause: f32,
+    },
+}
+
+/// One object: its name, its centre (or point) in the world, and what it is.
+#[derive(Debug, Clone)]
+pub struct Thing {
+    pub name: String,
+    pub at: Vec2,
+    pub kind: ThingKind,
+}
+
+/// Every object of the map's object layers, checked: known classes, the shapes each needs, no
+/// rotation, exactly one player.
+pub fn things(map: &Map, origin: Vec2) -> Result<Vec<Thing>, String> {
+    // Tiled's y runs down from the map's top edge.
+    let top = map.height as f64 * map.tileheight;
+    let world = |x: f64, y: f64| origin + Vec2::new(x as f32, (top - y) as f32);
+    let objects: Vec<&Object> = map
+        .layers
+        .iter()
+        .filter(|l| l.kind == "objectgroup")
+        .flat_map(|l| &l.objects)
+        .collect();
+    let mut out = Vec::new();
+    for object in &objects {
+        let thing = thing(object, &objects, &world).map_err(|e| {
+            format!(
+                "object {} (\"{}\", class \"{}\"): {e}",
+                object.id, object.name, object.kind
+            )
+        })?;
+        out.extend(thing);
+    }
+    let players = out
+        .iter()
+        .filter(|t| matches!(t.kind, ThingKind::Player))
+        .count();
+    if players != 1 {
+        return Err(format!(
+            "it has {players} objects of class \"player\": it needs exactly one"
+        ));
+    }
+    Ok(out)
+}
+
+/// The thing an object is (`None` for a waypoint, which only marks a place).
+fn thing(
+    object: &Object,
+    objects: &[&Object],
+    world: &impl Fn(f64, f64) -> Vec2,
+) -> Result<Option<Thing>, String> {
+    if object.rotation != 0.0 {
+        return Err("rotated objects are not supported".into());
+    }
+    if object.ellipse || object.polyline.is_some() {
+        return Err("ellipses and polylines are not supported".into());
+    }
+    let point = || -> Result<Vec2, String> {
+        if object.point {
+            Ok(world(object.x, object.y))
+        } else {
+            Err("it must be a point".into())
+        }
+    };
+    let rectangle = || -> Result<(Vec2, Vec2), String> {
+        let size = Vec2::new(object.width as f32, object.height as f32);
+        if object.point || object.polygon.is_some() {
+            return Err("it must be a rectangle".into());
+        }
+        if !(size.is_finite() && size.min_element() > 0.0) {
+            return Err(format!("its size {size} is not positive"));
+        }
+        let centre = world(
+            object.x + object.width / 2.0,
+            object.y + object.height / 2.0,
+        );
+        Ok((centre, size))
+    };
+    let (at, kind) = match object.kind.as_str() {
+        "player" => (point()?, ThingKind::Player),
+        "coin" => (point()?, ThingKind::Coin),
+        "waypoint" => {
+            point()?;
+            return Ok(None);
+        }
+        "crate" => rectangle().map(|(at, size)| (at, ThingKind::Crate(size)))?,
+        "hazard" => rectangle().map(|(at, size)| (at, ThingKind::Hazard(size)))?,
+        "checkpoint" => rectangle().map(|(at, size)| (at, ThingKind::Checkpoint(size)))?,
+        "goal" => rectangle().map(|(at, size)| (at, ThingKind::Goal(size)))?,
+        "sentry" => rectangle().map(|(at, size)| (at, ThingKind::Sentry(size)))?,
+        "block" => {
+            let color = color_property(&object.properties)?.unwrap_or(BLOCK_COLOR);
+            let (at, collider) = match &object.polygon {
+                Some(points) => polygon(object, points, world)?,
+                None => {
+                    let (at, size) = rectangle()?;
+                    (at, ConvexCollider::rectangle(size.x, size.y))
+                }
+            };
+            (at, ThingKind::Block(collider, color))
+        }
+        "platform" => {
+            let (at, size) = rectangle()?;
+            let to = waypoint(object, objects, world)?;
+            let number = |name: &str| {
+                number_property(&object.properties, name)?
+                    .filter(|v| *v >= 0.0)
+                    .ok_or_else(|| format!("it needs a property {name} (a number, at least 0)"))
+            };
+            let kind = ThingKind::Platform {
+                size,
+                to,
+                speed: number("speed")?,
+                pause: number("pause")?,
+            };
+            (at, kind)
+        }
+        other => {
+            return Err(format!(
+                "the class \"{other}\" is not one of player, crate, block, coin, hazard, \
+                 checkpoint, goal, sentry, platform, waypoint"
+            ));
+        }
+    };
+    if !at.is_finite() {
+        return Err(format!("its position {at} is not finite"));
+    }
+    Ok(Some(Thing {
+        name: object.name.clone(),
+        at,
+        kind,
+    }))
+}
+
+/// A polygon object as a collider around its vertices' mean, and that mean.
+fn polygon(
+    object: &Object,
+    points: &[tmj::PolyPoint],
+    world: &impl Fn(f64, f64) -> Vec2,
+) -> Result<(Vec2, ConvexCollider), String> {
+    let vertices: Vec<Vec2> = points
+        .iter()
+        .map(|p| world(object.x + p.x, object.y + p.y))
+        .collect();
+    let centre = vertices.iter().copied().sum::<Vec2>() / vertices.len().max(1) as f32;
+    let collider = ConvexCollider::convex_polygon(vertices.iter().map(|v| *v - centre))
+        .map_err(|e| format!("its polygon is not usable: {e}"))?;
+    Ok((centre, collider))
+}
+
+/// Where a platform goes: the point object its `to` property names.
+fn waypoint(
+    object: &Object,
+    objects: &[&Object],
+    world: &impl Fn(f64, f64) -> Vec2,
+) -> Result<Vec2, String> {
+    let id = tmj::property(&object.properties, "to")
+        .filter(|p| p.kind == "object")
+        .and_then(|p| p.value.as_u64())
+        .ok_or("it needs a property to (an object: where it goes)")?;
+    let target = objects
+        .iter()
+        .find(|o| u64::from(o.id) == id && o.point)
+        .ok_or_else(|| format!("its property to names object {id}, which is not a point"))?;
+    Ok(world(target.x, target.y))
+}

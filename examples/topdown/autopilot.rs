@@ -109,8 +109,10 @@ pub fn drive(
         return;
     }
     let step = autopilot.steps[autopilot.index];
-    let (Ok(player), Ok(crate_box)) = (bodies.get(landmarks.player), bodies.get(landmarks.crate_box))
-    else {
+    let (Ok(player), Ok(crate_box)) = (
+        bodies.get(landmarks.player),
+        bodies.get(landmarks.crate_box),
+    ) else {
         return;
     };
     let position = player.translation.truncate();

@@ -132,7 +132,12 @@ pub fn new_colliders(mut commands: Commands, new: Query<NewCollider, Added<Conve
                 Vec2::new(max.x, min.y),
                 Vec2::new(min.x, min.y),
             ];
-            child(&mut commands, entity, polygon(face, paint.color.darker(0.18), None), -0.5);
+            child(
+                &mut commands,
+                entity,
+                polygon(face, paint.color.darker(0.18), None),
+                -0.5,
+            );
         }
         if is_crate {
             // Planks: an inner frame and a diagonal brace.
@@ -167,18 +172,33 @@ pub struct Face;
 
 fn spawn_face(commands: &mut Commands, player: Entity) {
     let face = commands
-        .spawn((Face, Transform::from_xyz(0.0, 0.0, 0.2), Visibility::default(), ChildOf(player)))
+        .spawn((
+            Face,
+            Transform::from_xyz(0.0, 0.0, 0.2),
+            Visibility::default(),
+            ChildOf(player),
+        ))
         .id();
     let white = Color::srgb(0.98, 0.98, 1.0);
     let pupil = Color::srgb(0.10, 0.10, 0.16);
     for side in [-1.0, 1.0] {
         let eye = Vec2::new(5.0, 5.5 * side);
         child(commands, face, disc(eye, 4.2, white), 0.1);
-        child(commands, face, disc(eye + Vec2::new(1.6, 0.0), 2.2, pupil), 0.2);
+        child(
+            commands,
+            face,
+            disc(eye + Vec2::new(1.6, 0.0), 2.2, pupil),
+            0.2,
+        );
     }
     let cheek = Color::srgba(0.95, 0.45, 0.40, 0.6);
     for side in [-1.0, 1.0] {
-        child(commands, face, disc(Vec2::new(1.0, 9.5 * side), 2.5, cheek), 0.05);
+        child(
+            commands,
+            face,
+            disc(Vec2::new(1.0, 9.5 * side), 2.5, cheek),
+            0.05,
+        );
     }
 }
 

@@ -107,13 +107,20 @@ fn scripted_player_completes_the_room() {
         ContactFlags::default()
     );
     // It looks where it last walked: up, to the goal.
-    let player = app.world().get::<game::Player>(landmarks.player).expect("player");
+    let player = app
+        .world()
+        .get::<game::Player>(landmarks.player)
+        .expect("player");
     assert_eq!(player.facing, Vec2::Y);
 
     // 1. Along the bottom wall, pressed into it diagonally: 3 units right every step (the
     //    whole walking speed, not its horizontal part), never off the wall nor into it.
     let along_wall = steps_of(&frames, 0);
-    assert_eq!(along_wall.len(), 81, "from x = -440 to past -198.5, 3 a step");
+    assert_eq!(
+        along_wall.len(),
+        81,
+        "from x = -440 to past -198.5, 3 a step"
+    );
     for (n, (before, after)) in along_wall.iter().enumerate() {
         let moved = after.player - before.player;
         assert!(
@@ -146,7 +153,10 @@ fn scripted_player_completes_the_room() {
         "never touched the pillar"
     );
     let past = round_pillar.last().expect("steps").1.player;
-    assert!(past.x > 80.0 && past.y < game::PILLAR.y, "went under: {past}");
+    assert!(
+        past.x > 80.0 && past.y < game::PILLAR.y,
+        "went under: {past}"
+    );
 
     // 3. The crate, pushed head-on: two Weak bodies split each push 50/50, so the character
     //    and the crate advance together by half a walking step, 1.5 units, every step.

@@ -56,7 +56,7 @@ pub const CRATE_END_X: f32 = crate::game::ROOM.x - crate::game::CRATE_SIZE / 2.0
 
 /// The script that plays the room: along the bottom wall pressed into it, up a little, right
 /// past the pillar (sliding round its underside), on into the crate and push it to the right
-/// wall, a moment's rest, then up to the goal. The character walks 3 units a step from
+/// wall, a moment's rest, then up to the goal and onto it. The character walks 3 units a step from
 /// whole-number places, so the thresholds sit between its steps, never on one (where
 /// round-off would decide).
 pub const PLAY_THE_ROOM: &[Step] = &[
@@ -66,6 +66,7 @@ pub const PLAY_THE_ROOM: &[Step] = &[
     hold(RIGHT, Until::CrateRightOf(CRATE_END_X - 0.01), 400),
     hold(PlayerInput::EMPTY, Until::Frames(20), 20),
     hold(UP, Until::Complete, 300),
+    hold(UP, Until::Frames(14), 14),
 ];
 
 /// The script being played.

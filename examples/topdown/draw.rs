@@ -8,7 +8,7 @@ use bevy_prototype_lyon::prelude::*;
 use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
 
-use crate::game::{self, Crate, Paint, Pillar, Player, Wall};
+use crate::game::{self, Crate, Goal, Paint, Pillar, Player, Wall};
 
 /// Where shadows fall, from the thing that casts them (the light is up-left).
 const SHADOW_OFFSET: Vec2 = Vec2::new(6.0, -8.0);
@@ -17,6 +17,11 @@ const SHADOW: Color = Color::srgba(0.0, 0.0, 0.05, 0.35);
 const WALL_FACE: f32 = 14.0;
 /// The floor's tile size.
 const TILE: f32 = 64.0;
+
+/// `color` in shade: mixed with black by `amount` (0 unchanged, 1 black).
+fn shade(color: Color, amount: f32) -> Color {
+    color.mix(&Color::BLACK, amount)
+}
 
 /// The outline of a collider in its own frame, as points (circles as a fine polygon).
 fn outline(collider: &ConvexCollider) -> Vec<Vec2> {
@@ -106,13 +111,14 @@ type NewCollider = (
     Has<Crate>,
     Has<Pillar>,
     Has<Player>,
+    Has<Goal>,
 );
 
 /// Draws each new collider from its own outline, with its shadow and its details.
 pub fn new_colliders(mut commands: Commands, new: Query<NewCollider, Added<ConvexCollider>>) {
-    for (entity, collider, paint, is_wall, is_crate, is_pillar, is_player) in &new {
+    for (entity, collider, paint, is_wall, is_crate, is_pillar, is_player, is_goal) in &new {
         let points = outline(collider);
-        let edge = paint.color.darker(0.2);
+        let edge = shade(paint.color, 0.3);
         commands
             .entity(entity)
             .insert(polygon(points.clone(), paint.color, Some((edge, 2.0))));
@@ -135,13 +141,13 @@ pub fn new_colliders(mut commands: Commands, new: Query<NewCollider, Added<Conve
             child(
                 &mut commands,
                 entity,
-                polygon(face, paint.color.darker(0.18), None),
+                polygon(face, shade(paint.color, 0.35), None),
                 -0.5,
             );
         }
         if is_crate {
             // Planks: an inner frame and a diagonal brace.
-            let plank = paint.color.darker(0.22);
+            let plank = shade(paint.color, 0.3);
             let inset = (max - min) * 0.18;
             let (lo, hi) = (min + inset, max - inset);
             let frame = ShapeBuilder::with(&shapes::Polygon {
@@ -156,9 +162,23 @@ pub fn new_colliders(mut commands: Commands, new: Query<NewCollider, Added<Conve
         if is_pillar {
             // A highlight up-left, where the light comes from.
             let radius = (max.x - min.x) / 2.0;
-            let highlight = paint.color.lighter(0.12);
+            let highlight = paint.color.mix(&Color::WHITE, 0.15);
             let spot = disc(Vec2::new(-0.25, 0.25) * radius, radius * 0.55, highlight);
             child(&mut commands, entity, spot, 0.1);
+        }
+        if is_goal {
+            // Two rings, so the pad reads as a target.
+            let radius = (max.x - min.x) / 2.0;
+            let glow = Color::srgba(0.75, 1.0, 0.8, 0.8);
+            for ring in [0.75, 0.4] {
+                let circle = ShapeBuilder::with(&shapes::Circle {
+                    radius: radius * ring,
+                    center: Vec2::ZERO,
+                })
+                .stroke((glow, 3.0))
+                .build();
+                child(&mut commands, entity, circle, 0.1);
+            }
         }
         if is_player {
             spawn_face(&mut commands, entity);
@@ -166,7 +186,7 @@ pub fn new_colliders(mut commands: Commands, new: Query<NewCollider, Added<Conve
     }
 }
 
-/// The character's face: a node turned towards where it looks, holding two eyes and a nose.
+/// The character's face: a node turned towards where it looks, holding two eyes and two cheeks.
 #[derive(Component)]
 pub struct Face;
 

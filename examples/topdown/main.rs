@@ -25,7 +25,7 @@ use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
-use bevy::window::WindowResolution;
+use bevy::window::{PresentMode, WindowResolution};
 use bevy_prototype_lyon::prelude::*;
 use bevy_sat::prelude::*;
 
@@ -83,6 +83,8 @@ fn main() -> AppExit {
             primary_window: Some(Window {
                 title: "bevy_sat top-down".into(),
                 resolution: WindowResolution::new(1280, 720),
+                // Frames at the display's rate (the physics keeps its fixed 60 Hz).
+                present_mode: PresentMode::AutoVsync,
                 ..default()
             }),
             ..default()
@@ -124,7 +126,7 @@ fn main() -> AppExit {
 }
 
 /// How far the camera is zoomed out (world units per pixel).
-const CAMERA_SCALE: f32 = 0.65;
+const CAMERA_SCALE: f32 = 0.55;
 /// Half the window's size, in pixels.
 const HALF_WINDOW: Vec2 = Vec2::new(640.0, 360.0);
 

@@ -76,7 +76,7 @@ fn play() -> (App, Vec<Frame>) {
         }
     }
     let mut frames = vec![start];
-    frames.extend(app.world_mut().resource_mut::<Frames>().0.drain(..));
+    frames.append(&mut app.world_mut().resource_mut::<Frames>().0);
     (app, frames)
 }
 

@@ -15,12 +15,16 @@
 //!
 //! `--queries [--answers DIR]` runs the spatial-query benchmark instead of timing steps (see
 //! `queries.rs`): after the warm-up steps, 10,000 rays, shape casts and point queries.
+//!
+//! `--tiles` runs the tile-grid benchmark instead (see `tiles.rs`): a 1000 × 1000 cave grid,
+//! its build, one edit, and `--bodies` Weak bodies over it against a floor of plain boxes.
 
 mod harness;
 mod queries;
 mod sat_queries;
 mod scene;
 mod stages;
+mod tiles;
 
 use std::alloc::System;
 
@@ -39,8 +43,16 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (args, run_queries, answers) = queries::take_flags(args);
     let by_stage = args.iter().any(|a| a == "--stages");
-    let options = Options::from_args(args.into_iter().filter(|a| a != "--stages"))
-        .unwrap_or_else(|error| harness::usage_exit("stress", &error));
+    let run_tiles = args.iter().any(|a| a == "--tiles");
+    let options = Options::from_args(
+        args.into_iter()
+            .filter(|a| a != "--stages" && a != "--tiles"),
+    )
+    .unwrap_or_else(|error| harness::usage_exit("stress", &error));
+    if run_tiles {
+        tiles::run(&options);
+        return;
+    }
     let mut app = build_app(&options);
     if run_queries {
         harness::warm_up(&mut app, options.warmup);

@@ -39,10 +39,13 @@ pub fn contains_point<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> bool {
     }
     let point = point.as_dvec2();
     match shape.as_shape() {
-        ShapeRef::Polygon(p) => (0..p.vertices().len()).all(|i| {
-            let (start, edge) = edge_of(p, i);
-            outside_edge(start, edge, point) <= 0.0
-        }),
+        ShapeRef::Polygon(p) => {
+            is_corner(p, point)
+                || (0..p.vertices().len()).all(|i| {
+                    let (start, edge) = edge_of(p, i);
+                    outside_edge(start, edge, point) <= 0.0
+                })
+        }
         ShapeRef::Circle(c) => {
             (point - c.center.as_dvec2()).length_squared()
                 <= f64::from(c.radius) * f64::from(c.radius)
@@ -129,6 +132,13 @@ pub(crate) fn outside_edge(start: DVec2, edge: DVec2, point: DVec2) -> f64 {
     edge.perp_dot(start - point)
 }
 
+/// Whether `point` is one of the polygon's corners, which are on its boundary by definition:
+/// a placed polygon's corners are rounded to `f32`, so a corner next to a nearly straight one
+/// can lie a round-off outside a neighbouring edge's line.
+fn is_corner(p: &ConvexPolygon, point: DVec2) -> bool {
+    p.vertices().iter().any(|v| v.as_dvec2() == point)
+}
+
 /// The point of segment `start + edge` nearest to `point`.
 #[inline]
 pub(crate) fn nearest_on_segment(start: DVec2, edge: DVec2, point: DVec2) -> DVec2 {
@@ -141,6 +151,9 @@ pub(crate) fn nearest_on_segment(start: DVec2, edge: DVec2, point: DVec2) -> DVe
 /// Inside, it is the foot on the edge whose line is nearest (that foot always lies on the edge
 /// itself in a convex polygon); outside, the nearest point over all edges.
 pub(crate) fn project_on_polygon(p: &ConvexPolygon, point: DVec2) -> (DVec2, bool) {
+    if is_corner(p, point) {
+        return (point, true);
+    }
     let n = p.vertices().len();
     // The edge whose line the point is least inside of (or most outside of), and by how much.
     let mut least_inside = (f64::NEG_INFINITY, 0);

@@ -19,16 +19,18 @@ mod autopilot;
 mod game;
 mod level;
 mod level_objects;
+#[path = "../shared/screenshot.rs"]
+mod screenshot;
 mod tmj;
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, ScreenshotCaptured, save_to_disk};
 use bevy::window::WindowResolution;
 use bevy_prototype_lyon::prelude::*;
 use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
+use screenshot::ScreenshotPlugin;
 
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
 use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score, Sentry, TileRect};
@@ -131,10 +133,12 @@ fn main() -> AppExit {
         app.insert_resource(Autopilot::new(PLAY_THE_LEVEL))
             .add_systems(FixedUpdate, autopilot::drive.before(game::control_player));
     }
-    if options.screenshot.is_some() {
-        app.init_resource::<GameFrames>()
-            .add_systems(FixedUpdate, count_game_frames)
-            .add_systems(Update, take_screenshot);
+    if let Some(path) = options.screenshot.clone() {
+        app.add_plugins(ScreenshotPlugin {
+            path,
+            frames: options.frames,
+            program: "platformer",
+        });
     }
     app.insert_resource(options);
     app.run()
@@ -356,43 +360,5 @@ fn update_hud(score: Res<Score>, mut text: Single<&mut Text, With<ScoreText>>) {
     };
     if text.0 != line {
         text.0 = line;
-    }
-}
-
-/// Fixed steps played so far.
-#[derive(Resource, Default)]
-struct GameFrames(u32);
-
-fn count_game_frames(mut frames: ResMut<GameFrames>) {
-    frames.0 += 1;
-}
-
-/// Once the game has run the requested number of fixed steps, saves a screenshot and exits;
-/// gives up with an error if it was not saved 600 rendered frames later.
-fn take_screenshot(
-    mut commands: Commands,
-    options: Res<Options>,
-    played: Res<GameFrames>,
-    mut requested_at: Local<Option<u32>>,
-    mut frame: Local<u32>,
-) {
-    *frame += 1;
-    let Some(path) = options.screenshot.clone() else {
-        return;
-    };
-    if requested_at.is_none() && played.0 >= options.frames {
-        *requested_at = Some(*frame);
-        commands
-            .spawn(Screenshot::primary_window())
-            .observe(save_to_disk(path))
-            .observe(
-                |_: On<ScreenshotCaptured>, mut exit: MessageWriter<AppExit>| {
-                    exit.write(AppExit::Success);
-                },
-            );
-    }
-    if requested_at.is_some_and(|at| *frame > at + 600) {
-        eprintln!("platformer: the screenshot was not saved");
-        commands.write_message(AppExit::error());
     }
 }

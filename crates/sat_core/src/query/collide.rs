@@ -265,8 +265,8 @@ fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
     let (a_lanes, b_lanes) = (a.lanes::<A_SLOTS>(origin), b.lanes::<B_SLOTS>(origin));
     for i in a.axis_indices() {
         let axis = a.normals[i];
-        let own = a_lanes.project(axis);
-        let out = exits(own, b_lanes.project(axis));
+        let (own, other) = a_lanes.project_with(&b_lanes, axis);
+        let out = exits(own, other);
         if !weigh((axis, i as u8), out, true) {
             return false;
         }
@@ -276,8 +276,8 @@ fn each_axis_over<const A_SLOTS: usize, const B_SLOTS: usize>(
         if a.has_axis::<A_SLOTS>(axis) {
             continue;
         }
-        let own = b_lanes.project(axis);
-        let out = exits(a_lanes.project(axis), own);
+        let (other, own) = a_lanes.project_with(&b_lanes, axis);
+        let out = exits(other, own);
         if !weigh((axis, i as u8), out, false) {
             return false;
         }

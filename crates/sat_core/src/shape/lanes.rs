@@ -40,19 +40,48 @@ impl<const SLOTS: usize> SlotLanes<SLOTS> {
     /// coordinates.
     #[inline]
     pub(crate) fn project(&self, axis: Vec2) -> (f32, f32) {
+        let (lowest, highest) = self.halves(axis);
+        let lowest = lowest.zwzw().min(lowest);
+        let highest = highest.zwzw().max(highest);
+        (lowest.yyyy().min(lowest).x, highest.yyyy().max(highest).x)
+    }
+
+    /// Both polygons projected on `axis`, `(a_min, a_max)` and `(b_min, b_max)`: the same
+    /// numbers as two [`SlotLanes::project`] calls, reduced side by side, each vector step
+    /// doing the work of two.
+    #[inline]
+    pub(crate) fn project_with<const B_SLOTS: usize>(
+        &self,
+        b: &SlotLanes<B_SLOTS>,
+        axis: Vec2,
+    ) -> ((f32, f32), (f32, f32)) {
+        let ((a_low, a_high), (b_low, b_high)) = (self.halves(axis), b.halves(axis));
+        // Slots `k` against `k + 2` of both, as `zwzw().min(..)` does for one.
+        let lowest = Vec4::new(a_low.z, a_low.w, b_low.z, b_low.w)
+            .min(Vec4::new(a_low.x, a_low.y, b_low.x, b_low.y));
+        let highest = Vec4::new(a_high.z, a_high.w, b_high.z, b_high.w)
+            .max(Vec4::new(a_high.x, a_high.y, b_high.x, b_high.y));
+        // Then 1 against 0: A's ends in lanes 0 and 2, B's in 1 and 3.
+        let later = Vec4::new(lowest.y, lowest.w, highest.y, highest.w);
+        let earlier = Vec4::new(lowest.x, lowest.z, highest.x, highest.z);
+        let (low, high) = (later.min(earlier), later.max(earlier));
+        ((low.x, high.z), (low.y, high.w))
+    }
+
+    /// Per lane `k`, the lower and the higher projection of slots `k` and `k + 4` on `axis`.
+    ///
+    /// `a.min(b)` is `if a < b { a } else { b }` (`minps`): the later slot is kept only when
+    /// strictly lower, as `later.min(earlier)` in [`aabb_of`].
+    #[inline]
+    fn halves(&self, axis: Vec2) -> (Vec4, Vec4) {
         let (ax, ay) = (Vec4::splat(axis.x), Vec4::splat(axis.y));
         let low = self.xs[0] * ax + self.ys[0] * ay;
-        // `a.min(b)` is `if a < b { a } else { b }` (`minps`): the later slot is kept only when
-        // strictly lower, as `later.min(earlier)` in [`aabb_of`].
-        let (lowest, highest) = if SLOTS == 8 {
+        if SLOTS == 8 {
             let high = self.xs[1] * ax + self.ys[1] * ay;
             (high.min(low), high.max(low))
         } else {
             (low, low)
-        };
-        let lowest = lowest.zwzw().min(lowest);
-        let highest = highest.zwzw().max(highest);
-        (lowest.yyyy().min(lowest).x, highest.yyyy().max(highest).x)
+        }
     }
 }
 

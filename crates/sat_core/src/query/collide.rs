@@ -152,11 +152,13 @@ impl Least {
         if (out_negative < -margin) | (out_positive < -margin) {
             return None;
         }
-        let along_edge = out_negative <= out_positive;
-        let here = if along_edge {
-            out_negative
-        } else {
+        // The shorter way out, written as `minss` computes it: `out_positive` only when
+        // strictly shorter, so that of equal ways out the one along the edge's normal stays.
+        let along_edge = !(out_positive < out_negative);
+        let here = if out_positive < out_negative {
             out_positive
+        } else {
+            out_negative
         };
         let key = Self::key(edge, on_a, along_edge);
         let better = here < self.depth;

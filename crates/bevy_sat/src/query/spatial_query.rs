@@ -12,6 +12,7 @@ use super::index::Grid;
 use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
+use crate::step::broad::BroadInput;
 
 mod areas;
 mod rays;
@@ -68,6 +69,17 @@ pub struct SpatialQuery<'w, 's> {
 struct Ready<'a> {
     cached: RwLockReadGuard<'a, Cached>,
     bodies: &'a [Body],
+    inputs: &'a [BroadInput],
+}
+
+impl Ready<'_> {
+    /// The entity of body `i` (a placeholder for an index out of the step's bodies, which the
+    /// grid never holds).
+    fn entity(&self, i: usize) -> Entity {
+        self.inputs
+            .get(i)
+            .map_or(Entity::PLACEHOLDER, |input| input.entity)
+    }
 }
 
 impl SpatialQuery<'_, '_> {
@@ -81,6 +93,7 @@ impl SpatialQuery<'_, '_> {
                 return Ready {
                     cached,
                     bodies: &self.state.bodies,
+                    inputs: &self.state.broad.inputs,
                 };
             }
             drop(cached);

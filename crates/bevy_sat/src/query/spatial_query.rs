@@ -36,7 +36,7 @@ struct Cached {
 /// A system parameter usable from any schedule. The answers are refreshed by each step: a
 /// collider moved or added since the last step is found where the step left it, or not yet; a
 /// despawned entity, or one whose [`ConvexCollider`] was removed, is never returned. Queries
-/// walk a uniform grid built on the first query after each step, never every collider. (Run
+/// walk uniform grids built on the first query after each step, never every collider. (Run
 /// between the step's own sets, they see the step half done.)
 ///
 /// Answers are deterministic: hits at equal distance are ordered by entity, lists of

@@ -9,8 +9,9 @@
 //! as its largest body; bodies wider than [`LARGE_CELLS`] fine cells (level walls thousands of
 //! units wide) to a short list that every query tests directly.
 //!
-//! Since a cell's bodies reach at most half a cell beyond it, a walk ([`walk`]) visits the cells
-//! within half a cell of what it covers, each cell once, and so each body once.
+//! Since a body's box reaches at most half the size of its level's largest box from its centre,
+//! a walk ([`walk`]) visits the cells within that margin of what it covers, each cell once, and
+//! so each body once.
 
 use bevy::prelude::*;
 use sat_core::Aabb;
@@ -171,10 +172,10 @@ impl Grid {
             };
             let size = aabb.size().max_element();
             if size <= cell && i as u32 <= INDEX {
-                self.fine.push(item);
+                self.fine.push(item, size);
             } else if size <= large && i as u32 <= INDEX {
                 coarse_cell = coarse_cell.max(size);
-                self.coarse.push(item);
+                self.coarse.push(item, size);
             } else {
                 self.large.push(item);
             }

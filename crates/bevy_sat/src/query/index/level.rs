@@ -1,6 +1,6 @@
 //! [`Level`]: one uniform grid of the index, holding each body once, in the cell of its box's
 //! centre ("loose" cells: a body's box may reach into the neighbouring cells, by at most half
-//! a cell, since every box in a level is at most a cell wide and tall).
+//! the size of the level's largest box, which is at most a cell wide and tall).
 
 use bevy::prelude::*;
 use sat_core::Aabb;
@@ -21,7 +21,8 @@ pub(crate) struct Level {
     inv_cell: f32,
     pub cols: u32,
     pub rows: u32,
-    /// How far a box may reach beyond its cell: half a cell, and the round-off of its centre.
+    /// How far a box may reach from its centre: half the largest box's size, and the
+    /// round-off of its centre.
     pub margin: f32,
     /// Per cell (row by row), where its items start in `items`; one more at the end.
     starts: Vec<u32>,
@@ -33,6 +34,8 @@ pub(crate) struct Level {
     /// The bounds of the placed boxes' centres.
     low: Vec2,
     high: Vec2,
+    /// The largest width or height of a placed box.
+    largest: f32,
 }
 
 impl Level {
@@ -46,12 +49,14 @@ impl Level {
         self.rows = 0;
         self.low = Vec2::INFINITY;
         self.high = Vec2::NEG_INFINITY;
+        self.largest = 0.0;
     }
 
-    /// Adds a body's item (its box at most `cell` wide and tall, for the `cell` given to
-    /// [`Level::fill`]).
+    /// Adds a body's item, whose box is `size` wide or tall at most (and at most as much as the
+    /// `cell` given to [`Level::fill`]).
     #[inline]
-    pub fn push(&mut self, item: Item) {
+    pub fn push(&mut self, item: Item, size: f32) {
+        self.largest = self.largest.max(size);
         let centre = (item.aabb.min + item.aabb.max) * 0.5;
         self.low = self.low.min(centre);
         self.high = self.high.max(centre);
@@ -86,10 +91,10 @@ impl Level {
         self.inv_cell = 1.0 / cell;
         self.cols = ((extent.x / f64::from(cell)).floor() as u32).saturating_add(1);
         self.rows = ((extent.y / f64::from(cell)).floor() as u32).saturating_add(1);
-        // Half a cell, a hundredth of a cell more, and more than the round-off of a centre
-        // computed in `f32` at these coordinates.
+        // Half the largest box, a hundredth of it more, and more than the round-off of a
+        // centre computed in `f32` at these coordinates.
         let reach = self.low.abs().max(self.high.abs()).max_element();
-        self.margin = cell * 0.51 + reach * 4.0 * f32::EPSILON;
+        self.margin = self.largest * 0.51 + reach * 4.0 * f32::EPSILON;
         let cells = self.cols as usize * self.rows as usize;
         self.starts.resize(cells + 1, 0);
         let cols = self.cols as usize;

@@ -9,9 +9,9 @@
 //! as its largest body; bodies wider than [`LARGE_CELLS`] fine cells (level walls thousands of
 //! units wide) to a short list that every query tests directly.
 //!
-//! Since a body's box reaches at most half the size of its level's largest box from its centre,
-//! a walk ([`walk`]) visits the cells within that margin of what it covers, each cell once, and
-//! so each body once.
+//! Since a body's box reaches from its centre along each axis at most half the largest extent
+//! of a box of its level along that axis, a walk ([`walk`]) visits the cells within that margin
+//! of what it covers, each cell once, and so each body once.
 
 use bevy::prelude::*;
 use sat_core::Aabb;
@@ -73,7 +73,7 @@ impl Item {
         (self.key & INDEX) as usize
     }
 
-    /// Whether the body is a sensor (nor pushable, nor solid Mighty).
+    /// Whether the body is a sensor (neither pushable nor solid Mighty).
     #[inline]
     pub fn sensor(&self) -> bool {
         self.key & SENSOR != 0
@@ -172,10 +172,10 @@ impl Grid {
             };
             let size = aabb.size().max_element();
             if size <= cell && i as u32 <= INDEX {
-                self.fine.push(item, size);
+                self.fine.push(item);
             } else if size <= large && i as u32 <= INDEX {
                 coarse_cell = coarse_cell.max(size);
-                self.coarse.push(item, size);
+                self.coarse.push(item);
             } else {
                 self.large.push(item);
             }

@@ -1,6 +1,6 @@
 //! [`Level`]: one uniform grid of the index, holding each body once, in the cell of its box's
-//! centre ("loose" cells: a body's box may reach into the neighbouring cells, by at most half
-//! the size of the level's largest box, which is at most a cell wide and tall).
+//! centre ("loose" cells: a body's box may reach into the neighbouring cells, along each axis
+//! by at most half the level's largest extent along it).
 
 use bevy::prelude::*;
 use sat_core::Aabb;
@@ -21,9 +21,9 @@ pub(crate) struct Level {
     inv_cell: f32,
     pub cols: u32,
     pub rows: u32,
-    /// How far a box may reach from its centre: half the largest box's size, and the
-    /// round-off of its centre.
-    pub margin: f32,
+    /// How far a box may reach from its centre along each axis: half the largest extent of a
+    /// box along it, and the round-off of its centre.
+    pub margin: Vec2,
     /// Per cell (row by row), where its items start in `items`; one more at the end.
     starts: Vec<u32>,
     /// The items, cell by cell.
@@ -34,8 +34,8 @@ pub(crate) struct Level {
     /// The bounds of the placed boxes' centres.
     low: Vec2,
     high: Vec2,
-    /// The largest width or height of a placed box.
-    largest: f32,
+    /// The largest width and the largest height of a placed box.
+    largest: Vec2,
 }
 
 impl Level {
@@ -49,14 +49,13 @@ impl Level {
         self.rows = 0;
         self.low = Vec2::INFINITY;
         self.high = Vec2::NEG_INFINITY;
-        self.largest = 0.0;
+        self.largest = Vec2::ZERO;
     }
 
-    /// Adds a body's item, whose box is `size` wide or tall at most (and at most as much as the
-    /// `cell` given to [`Level::fill`]).
+    /// Adds a body's item.
     #[inline]
-    pub fn push(&mut self, item: Item, size: f32) {
-        self.largest = self.largest.max(size);
+    pub fn push(&mut self, item: Item) {
+        self.largest = self.largest.max(item.aabb.size());
         let centre = (item.aabb.min + item.aabb.max) * 0.5;
         self.low = self.low.min(centre);
         self.high = self.high.max(centre);
@@ -91,10 +90,10 @@ impl Level {
         self.inv_cell = 1.0 / cell;
         self.cols = ((extent.x / f64::from(cell)).floor() as u32).saturating_add(1);
         self.rows = ((extent.y / f64::from(cell)).floor() as u32).saturating_add(1);
-        // Half the largest box, a hundredth of it more, and more than the round-off of a
+        // Half the largest extent, a hundredth of it more, and more than the round-off of a
         // centre computed in `f32` at these coordinates.
         let reach = self.low.abs().max(self.high.abs()).max_element();
-        self.margin = self.largest * 0.51 + reach * 4.0 * f32::EPSILON;
+        self.margin = self.largest * 0.51 + Vec2::splat(reach * 4.0 * f32::EPSILON);
         let cells = self.cols as usize * self.rows as usize;
         self.starts.resize(cells + 1, 0);
         let cols = self.cols as usize;

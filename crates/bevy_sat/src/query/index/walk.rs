@@ -140,7 +140,9 @@ impl Level {
         let mut before = Range::EMPTY;
         let mut from = t0;
         loop {
-            let to = (from + step).min(t1);
+            // No further than where the caller has all it wants: a body met beyond it is not
+            // needed (`done` is above `from` here, else the walk would have stopped).
+            let to = (from + step).min(t1).min(*done);
             let a = Aabb {
                 min: start.min + direction * from,
                 max: start.max + direction * from,
@@ -192,7 +194,7 @@ impl Level {
                 && range.y1 == self.rows - 1;
             // A body outside the range has its centre there, and its box within the margin
             // of its centre.
-            if whole || *done < self.clearance(point, &range) - self.margin {
+            if whole || *done < self.clearance(point, &range) - self.margin.max_element() {
                 return;
             }
         }

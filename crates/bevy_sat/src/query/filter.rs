@@ -3,7 +3,7 @@
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 
-use super::index::Entry;
+use super::index::Item;
 use crate::components::CollisionLayers;
 
 /// Which colliders a [`SpatialQuery`](super::SpatialQuery) considers. The default considers
@@ -65,13 +65,23 @@ impl SpatialQueryFilter {
         self
     }
 
-    /// Whether the body of `entry` is considered, `also_excluded` being one more entity left
-    /// out (a caster's own).
-    pub(crate) fn accepts(&self, entry: &Entry, also_excluded: Option<Entity>) -> bool {
-        entry.memberships & self.mask != 0
-            && (self.include_sensors || !entry.sensor)
-            && also_excluded != Some(entry.entity)
-            && (self.excluded_entities.is_empty()
-                || !self.excluded_entities.contains(&entry.entity))
+    /// Whether the body of `item` is considered, `also_excluded` being one more entity left
+    /// out (a caster's own). `entity` gives the body's entity, asked for only when some
+    /// entity is excluded.
+    #[inline]
+    pub(crate) fn accepts(
+        &self,
+        item: &Item,
+        also_excluded: Option<Entity>,
+        entity: impl FnOnce() -> Entity,
+    ) -> bool {
+        if item.memberships & self.mask == 0 || (!self.include_sensors && item.sensor()) {
+            return false;
+        }
+        if also_excluded.is_none() && self.excluded_entities.is_empty() {
+            return true;
+        }
+        let entity = entity();
+        also_excluded != Some(entity) && !self.excluded_entities.contains(&entity)
     }
 }

@@ -2,7 +2,7 @@
 //! shape casts, point and area tests) with its [`SpatialQueryFilter`], and the
 //! [`RayCaster`] and [`ShapeCaster`] components that cast every step.
 //!
-//! They read what the step leaves behind (its placed bodies) through a uniform grid ([`index`])
+//! They read what the step leaves behind (its placed bodies) through uniform grids ([`index`])
 //! built on the first query after each step: a step without queries pays nothing for them.
 
 mod casters;

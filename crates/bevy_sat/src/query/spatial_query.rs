@@ -12,6 +12,7 @@ use super::index::Grid;
 use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
+use crate::step::broad::BroadInput;
 
 mod areas;
 mod rays;
@@ -35,7 +36,7 @@ struct Cached {
 /// A system parameter usable from any schedule. The answers are refreshed by each step: a
 /// collider moved or added since the last step is found where the step left it, or not yet; a
 /// despawned entity, or one whose [`ConvexCollider`] was removed, is never returned. Queries
-/// walk a uniform grid built on the first query after each step, never every collider. (Run
+/// walk uniform grids built on the first query after each step, never every collider. (Run
 /// between the step's own sets, they see the step half done.)
 ///
 /// Answers are deterministic: hits at equal distance are ordered by entity, lists of
@@ -68,6 +69,17 @@ pub struct SpatialQuery<'w, 's> {
 struct Ready<'a> {
     cached: RwLockReadGuard<'a, Cached>,
     bodies: &'a [Body],
+    inputs: &'a [BroadInput],
+}
+
+impl Ready<'_> {
+    /// The entity of body `i` (a placeholder for an index out of the step's bodies, which the
+    /// grid never holds).
+    fn entity(&self, i: usize) -> Entity {
+        self.inputs
+            .get(i)
+            .map_or(Entity::PLACEHOLDER, |input| input.entity)
+    }
 }
 
 impl SpatialQuery<'_, '_> {
@@ -81,6 +93,7 @@ impl SpatialQuery<'_, '_> {
                 return Ready {
                     cached,
                     bodies: &self.state.bodies,
+                    inputs: &self.state.broad.inputs,
                 };
             }
             drop(cached);

@@ -38,13 +38,16 @@ impl SpatialQuery<'_, '_> {
             min: point,
             max: point,
         };
-        grid.each_in_box(&at, |i| {
-            let entry = &grid.entries[i as usize];
-            let hit = filter.accepts(entry, None)
-                && entry.aabb.overlaps(&at)
-                && contains_point(&ready.bodies[i as usize].shape, point)
-                && self.alive(entry.entity);
-            !hit || callback(entry.entity)
+        grid.each_in_box(&at, |item| {
+            let i = item.body();
+            if !(item.aabb.overlaps(&at)
+                && filter.accepts(item, None, || ready.entity(i))
+                && contains_point(&ready.bodies[i].shape, point))
+            {
+                return true;
+            }
+            let entity = ready.entity(i);
+            !self.alive(entity) || callback(entity)
         });
     }
 
@@ -82,13 +85,16 @@ impl SpatialQuery<'_, '_> {
         let area = placed.aabb();
         let ready = self.ready();
         let grid = &ready.cached.grid;
-        grid.each_in_box(&area, |i| {
-            let entry = &grid.entries[i as usize];
-            let hit = filter.accepts(entry, None)
-                && entry.aabb.overlaps(&area)
-                && overlap(&placed, &ready.bodies[i as usize].shape)
-                && self.alive(entry.entity);
-            !hit || callback(entry.entity)
+        grid.each_in_box(&area, |item| {
+            let i = item.body();
+            if !(item.aabb.overlaps(&area)
+                && filter.accepts(item, None, || ready.entity(i))
+                && overlap(&placed, &ready.bodies[i].shape))
+            {
+                return true;
+            }
+            let entity = ready.entity(i);
+            !self.alive(entity) || callback(entity)
         });
     }
 
@@ -124,14 +130,17 @@ impl SpatialQuery<'_, '_> {
         }
         let ready = self.ready();
         let grid = &ready.cached.grid;
-        grid.each_in_box(&area, |i| {
-            let entry = &grid.entries[i as usize];
-            // The entry's box may be larger than the collider's: the collider's own decides.
-            let hit = filter.accepts(entry, None)
-                && entry.aabb.overlaps(&area)
-                && ready.bodies[i as usize].shape.aabb().overlaps(&area)
-                && self.alive(entry.entity);
-            !hit || callback(entry.entity)
+        grid.each_in_box(&area, |item| {
+            let i = item.body();
+            // The item's box may be larger than the collider's: the collider's own decides.
+            if !(item.aabb.overlaps(&area)
+                && filter.accepts(item, None, || ready.entity(i))
+                && ready.bodies[i].shape.aabb().overlaps(&area))
+            {
+                return true;
+            }
+            let entity = ready.entity(i);
+            !self.alive(entity) || callback(entity)
         });
     }
 
@@ -152,12 +161,14 @@ impl SpatialQuery<'_, '_> {
         let grid = &ready.cached.grid;
         let mut best: Option<(f32, PointProjection)> = None;
         let bound = |best: &Option<(f32, PointProjection)>| best.map_or(f32::INFINITY, |b| b.0);
-        grid.each_around(point, |i| {
-            let entry = &grid.entries[i as usize];
-            if !filter.accepts(entry, None) || box_distance(&entry.aabb, point) > bound(&best) {
+        grid.each_around(point, |item| {
+            let i = item.body();
+            if box_distance(&item.aabb, point) > bound(&best)
+                || !filter.accepts(item, None, || ready.entity(i))
+            {
                 return bound(&best);
             }
-            let Some(found) = project_point(&ready.bodies[i as usize].shape, point) else {
+            let Some(found) = project_point(&ready.bodies[i].shape, point) else {
                 return bound(&best);
             };
             let (distance, at) = if found.is_inside && solid {
@@ -165,12 +176,13 @@ impl SpatialQuery<'_, '_> {
             } else {
                 (found.point.distance(point), found.point)
             };
-            let better = best.is_none_or(|(d, b)| before((distance, entry.entity), (d, b.entity)));
-            if better && self.alive(entry.entity) {
+            let entity = ready.entity(i);
+            let better = best.is_none_or(|(d, b)| before((distance, entity), (d, b.entity)));
+            if better && self.alive(entity) {
                 best = Some((
                     distance,
                     PointProjection {
-                        entity: entry.entity,
+                        entity,
                         point: at,
                         is_inside: found.is_inside,
                     },

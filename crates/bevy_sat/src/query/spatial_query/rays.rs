@@ -186,22 +186,23 @@ impl SpatialQuery<'_, '_> {
             max: origin,
         };
         let mut done = f32::INFINITY;
-        grid.each_along(start, direction, max_distance, |i| {
-            let entry = &grid.entries[i as usize];
-            if filter.accepts(entry, also)
-                && ray_meets_box(origin, direction, max_distance.min(done), &entry.aabb)
+        grid.each_along(start, direction, max_distance, |item| {
+            let i = item.body();
+            if ray_meets_box(origin, direction, max_distance.min(done), &item.aabb)
+                && filter.accepts(item, also, || ready.entity(i))
                 && let Some(hit) = cast_ray(
-                    &ready.bodies[i as usize].shape,
+                    &ready.bodies[i].shape,
                     origin,
                     direction,
                     max_distance,
                     solid,
                 )
                 && hit.distance <= done
-                && self.alive(entry.entity)
+                && let entity = ready.entity(i)
+                && self.alive(entity)
             {
                 done = offer(RayHitData {
-                    entity: entry.entity,
+                    entity,
                     distance: hit.distance,
                     normal: hit.normal,
                     point: hit.point,

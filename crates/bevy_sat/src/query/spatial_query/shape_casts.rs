@@ -154,28 +154,29 @@ impl SpatialQuery<'_, '_> {
         let ready = self.ready();
         let grid = &ready.cached.grid;
         let mut done = f32::INFINITY;
-        grid.each_along(start, direction, max_distance, |i| {
-            let entry = &grid.entries[i as usize];
-            if !filter.accepts(entry, also) {
-                return done;
-            }
+        grid.each_along(start, direction, max_distance, |item| {
+            let i = item.body();
             // Where along the cast the boxes overlap: nothing to sweep outside it, and the
             // sweep's motion ends where the shape has passed the collider.
-            let Some((enter, exit)) = box_path(&start, direction, &entry.aabb) else {
+            let Some((enter, exit)) = box_path(&start, direction, &item.aabb) else {
                 return done;
             };
-            if enter > max_distance || enter > done {
+            if enter > max_distance
+                || enter > done
+                || !filter.accepts(item, also, || ready.entity(i))
+            {
                 return done;
             }
             let reach = exit.min(max_distance).max(0.0);
             let motion = direction * reach;
-            if let Some(hit) = sweep(placed, &ready.bodies[i as usize].shape, motion) {
+            if let Some(hit) = sweep(placed, &ready.bodies[i].shape, motion) {
                 let distance = (hit.toi * reach).min(max_distance);
-                if distance <= done && self.alive(entry.entity) {
+                let entity = ready.entity(i);
+                if distance <= done && self.alive(entity) {
                     done = offer(Candidate {
-                        entity: entry.entity,
+                        entity,
                         distance,
-                        body: i,
+                        body: i as u32,
                         hit,
                         motion,
                     });

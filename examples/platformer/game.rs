@@ -187,7 +187,7 @@ const CRATE: Color = Color::srgb(0.72, 0.50, 0.26);
 const COIN: Color = Color::srgb(1.0, 0.84, 0.2);
 const HAZARD: Color = Color::srgb(0.9, 0.2, 0.25);
 const GOAL: Color = Color::srgb(0.35, 0.95, 0.55);
-const PLAYER: Color = Color::srgb(0.95, 0.95, 0.98);
+const PLAYER: Color = Color::srgb(1.0, 0.62, 0.25);
 const CHECKPOINT: Color = Color::srgba(0.6, 0.9, 1.0, 0.35);
 
 /// A rectangle of the tile layers' art, drawn by the renderer (the grid collides, not this).

@@ -49,11 +49,14 @@ pub fn earth(mut commands: Commands, level: Res<Level>) {
     }
 }
 
+/// The colliders [`new_colliders`] draws: new ones, but the player's.
+type NewScenery = (Added<ConvexCollider>, Without<Player>);
+
 /// Draws every collider with a lyon shape built from its own local geometry, so the picture is
 /// exactly what collides. (The player is drawn by [`crate::hero::spawn`].)
 pub fn new_colliders(
     mut commands: Commands,
-    new: Query<(Entity, &ConvexCollider, &Paint), (Added<ConvexCollider>, Without<Player>)>,
+    new: Query<(Entity, &ConvexCollider, &Paint), NewScenery>,
 ) {
     for (entity, collider, paint) in &new {
         let outline = paint.0.darker(0.25);

@@ -6,6 +6,7 @@
 //! Every collider carries a [`Paint`]: the renderer draws each shape from the same
 //! `ConvexCollider` that collides, so what you see is what collides.
 
+use bevy::ecs::query::QueryItem;
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
 use bevy_transform_interpolation::TranslationEasingState;
@@ -441,14 +442,7 @@ type Homing = (
 /// step, so when the player is drawn between steps (the window adds `TransformInterpolation`)
 /// the drawing's easing is started from there too: the player appears there in the next frame
 /// instead of being drawn sweeping across the level from where it was.
-fn send_home(
-    (player, transform, velocity, easing): &mut (
-        Mut<Player>,
-        Mut<Transform>,
-        Mut<Velocity>,
-        Option<Mut<TranslationEasingState>>,
-    ),
-) {
+fn send_home((player, transform, velocity, easing): &mut QueryItem<Homing>) {
     transform.translation = player.respawn.extend(transform.translation.z);
     velocity.0 = Vec2::ZERO;
     player.carried = 0.0;

@@ -127,14 +127,27 @@ pub fn spawn(
     }
 }
 
+/// What [`animate`] reads and changes of the player.
+type PlayerView = (
+    &'static mut Look,
+    &'static ContactFlags,
+    &'static Velocity,
+    &'static Transform,
+    &'static Children,
+);
+/// The pivots, apart from the players.
+type PivotOnly = (With<Pivot>, Without<Player>);
+/// The eyes, apart from the pivots and the players.
+type EyesOnly = (With<Eyes>, Without<Pivot>, Without<Player>);
+
 /// Squashes the player when it lands (harder landings more, with dust), stretches it in the
 /// air with its vertical speed, and turns its eyes where it runs.
 pub fn animate(
     time: Res<Time>,
     mut commands: Commands,
-    mut players: Query<(&mut Look, &ContactFlags, &Velocity, &Transform, &Children), With<Player>>,
-    mut pivots: Query<(&mut Transform, &Children), (With<Pivot>, Without<Player>)>,
-    mut eyes: Query<&mut Transform, (With<Eyes>, Without<Pivot>, Without<Player>)>,
+    mut players: Query<PlayerView, With<Player>>,
+    mut pivots: Query<(&mut Transform, &Children), PivotOnly>,
+    mut eyes: Query<&mut Transform, EyesOnly>,
 ) {
     let dt = time.delta_secs();
     for (mut look, flags, velocity, transform, children) in &mut players {

@@ -160,13 +160,13 @@ fn main() -> AppExit {
     app.run()
 }
 
+/// The bodies that move on their own, new this frame.
+type NewMovers = Or<(Added<Player>, Added<game::Patrol>)>;
+
 /// The player and the moving platforms are drawn between their last two fixed steps in every
 /// frame, so they glide at the display's rate. (Only in the window: the headless game, played
 /// by the tests, has no frames between steps to draw.)
-fn smooth_moving_bodies(
-    mut commands: Commands,
-    new: Query<Entity, Or<(Added<Player>, Added<game::Patrol>)>>,
-) {
+fn smooth_moving_bodies(mut commands: Commands, new: Query<Entity, NewMovers>) {
     for entity in &new {
         commands.entity(entity).insert(TransformInterpolation);
     }

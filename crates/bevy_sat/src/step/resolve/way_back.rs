@@ -98,12 +98,15 @@ fn go_back(
         let shape = moves.shape_now(bodies, w);
         let mut step = 0.0f32;
         for &(_, k) in own {
-            if pairs[k].one_way {
-                continue; // out of a one-way platform only through its solid side
-            }
             let (_, m, contact) = weak_side(bodies, pairs, k, moves, settings);
             if contact.is_some_and(|c| c.depth > settings.slop) {
-                let out = exit_distance(&shape, &bodies[m].shape, back).unwrap_or(f32::INFINITY);
+                // Out of a one-way platform only through its solid side: a way back through
+                // it is no way out, and the body stays crushed.
+                let out = if pairs[k].one_way {
+                    f32::INFINITY
+                } else {
+                    exit_distance(&shape, &bodies[m].shape, back).unwrap_or(f32::INFINITY)
+                };
                 step = step.max(out);
             }
         }

@@ -49,6 +49,8 @@ pub enum Until {
     AtStart(Platform),
     /// The platform waits at its far end.
     AtEnd(Platform),
+    /// The player stands on the platform.
+    LandedOn(Platform),
     /// The level is complete.
     Complete,
 }
@@ -89,8 +91,9 @@ const fn jump(keys: Keys, frames: u32, until: Until, limit: u32) -> Step {
     }
 }
 
-/// The script that plays the whole level: push the crate, jump it, cross the slope, ride the
-/// ferry over the spikes, climb the one-way platforms and drop back through them, ride the
+/// The script that plays the whole level: walk up the step, push the crate, jump it, cross the
+/// slope, ride the ferry over the spikes (jumping straight up on it on the way: the jump keeps
+/// the ferry's speed, so the player lands back on it), climb the one-way platforms and drop back through them, ride the
 /// elevator, reach the goal.
 pub const PLAY_THE_LEVEL: &[Step] = &[
     hold(RIGHT, Until::PlayerRightOf(360.0), 300),
@@ -99,6 +102,8 @@ pub const PLAY_THE_LEVEL: &[Step] = &[
     hold(RIGHT, Until::PlayerRightOf(1400.0), 600),
     hold(NONE, Until::AtStart(Platform::Ferry), 900),
     hold(RIGHT, Until::PlayerRightOf(1480.0), 60),
+    hold(NONE, Until::PlayerRightOf(1660.0), 300),
+    jump(NONE, 30, Until::LandedOn(Platform::Ferry), 120),
     hold(NONE, Until::AtEnd(Platform::Ferry), 600),
     hold(RIGHT, Until::PlayerRightOf(2070.0), 300),
     hold(NONE, Until::Frames(5), 5),
@@ -160,13 +165,11 @@ pub fn drive(
     };
     let position = player.translation.truncate();
     let on_floor = flags.is_some_and(ContactFlags::on_floor);
-    let platform = |which: Platform| {
-        let entity = match which {
-            Platform::Ferry => landmarks.ferry,
-            Platform::Elevator => landmarks.elevator,
-        };
-        entity.and_then(|e| patrols.get(e).ok())
+    let entity = |which: Platform| match which {
+        Platform::Ferry => landmarks.ferry,
+        Platform::Elevator => landmarks.elevator,
     };
+    let platform = |which: Platform| entity(which).and_then(|e| patrols.get(e).ok());
     let done = match step.until {
         Until::Frames(n) => autopilot.frames >= n,
         Until::PlayerRightOf(x) => position.x > x,
@@ -174,6 +177,9 @@ pub fn drive(
         Until::LandedBelow(y) => on_floor && position.y < y,
         Until::AtStart(which) => platform(which).is_some_and(|p| p.outbound && p.waiting > 0.5),
         Until::AtEnd(which) => platform(which).is_some_and(|p| !p.outbound && p.waiting > 0.5),
+        Until::LandedOn(which) => {
+            on_floor && flags.and_then(ContactFlags::standing_on) == entity(which)
+        }
         Until::Complete => score.complete,
     };
     if done && autopilot.frames > 0 {

@@ -6,8 +6,10 @@
 //! Every collider carries a [`Paint`]: the renderer draws each shape from the same
 //! `ConvexCollider` that collides, so what you see is what collides.
 
+use bevy::ecs::query::QueryItem;
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
+use bevy_transform_interpolation::TranslationEasingState;
 
 use crate::level::Level;
 use crate::level_objects::ThingKind;
@@ -30,6 +32,10 @@ pub const PLAYER_SIZE: Vec2 = Vec2::new(24.0, 32.0);
 pub const GROUND_PROBE: f32 = 4.0;
 /// How far a sentry's laser reaches.
 pub const LASER_REACH: f32 = 2000.0;
+/// The tallest ledge the player walks up without a jump.
+pub const STEP_HEIGHT: f32 = 10.0;
+/// How far a jump that clips a ceiling's corner is nudged aside to keep rising.
+pub const CORNER_CORRECTION: f32 = 6.0;
 
 /// What the player asks for this frame, from the keyboard (or a script).
 #[derive(Resource, Default, Debug, Clone, Copy, PartialEq)]
@@ -59,6 +65,28 @@ pub struct Player {
     pub coyote: f32,
     /// Time left for a buffered jump.
     pub jump_buffer: f32,
+    /// The horizontal velocity kept in the air from the platform the player left (the physics
+    /// adds it when the player leaves a moving platform, `PlatformOnLeave::AddVelocity`),
+    /// added to the running speed until the player lands or hits a wall.
+    pub carried: f32,
+    /// The horizontal velocity of what the player stood on after the step before the last.
+    pub platform_x: f32,
+    /// Whether the player was on the floor after the step before the last.
+    pub was_on_floor: bool,
+}
+
+impl Player {
+    /// A player who comes back to `respawn`, standing still.
+    pub fn new(respawn: Vec2) -> Self {
+        Self {
+            respawn,
+            coyote: 0.0,
+            jump_buffer: 0.0,
+            carried: 0.0,
+            platform_x: 0.0,
+            was_on_floor: false,
+        }
+    }
 }
 
 /// A coin: a sensor worth one point.
@@ -138,6 +166,9 @@ impl Plugin for GamePlugin {
             .insert_resource(SatConfig {
                 gravity: Vec2::new(0.0, GRAVITY),
                 floor_snap_distance: 6.0,
+                step_height: STEP_HEIGHT,
+                corner_correction: CORNER_CORRECTION,
+                platform_on_leave: PlatformOnLeave::AddVelocity,
                 ..default()
             })
             .init_resource::<PlayerInput>()
@@ -157,7 +188,7 @@ const CRATE: Color = Color::srgb(0.72, 0.50, 0.26);
 const COIN: Color = Color::srgb(1.0, 0.84, 0.2);
 const HAZARD: Color = Color::srgb(0.9, 0.2, 0.25);
 const GOAL: Color = Color::srgb(0.35, 0.95, 0.55);
-const PLAYER: Color = Color::srgb(0.95, 0.95, 0.98);
+const PLAYER: Color = Color::srgb(1.0, 0.62, 0.25);
 const CHECKPOINT: Color = Color::srgba(0.6, 0.9, 1.0, 0.35);
 
 /// A rectangle of the tile layers' art, drawn by the renderer (the grid collides, not this).
@@ -191,11 +222,7 @@ pub fn spawn_level(mut commands: Commands, level: Res<Level>, mut score: ResMut<
         let at = |z: f32| Transform::from_translation(thing.at.extend(z));
         let entity = match &thing.kind {
             ThingKind::Player => {
-                let player = Player {
-                    respawn: thing.at,
-                    coyote: 0.0,
-                    jump_buffer: 0.0,
-                };
+                let player = Player::new(thing.at);
                 let collider = ConvexCollider::rectangle(PLAYER_SIZE.x, PLAYER_SIZE.y);
                 let bundle = (collider, Weak, player, ground_probe(), Paint(PLAYER));
                 landmarks.player = c.spawn((bundle, at(2.0))).id();
@@ -292,7 +319,8 @@ fn on_ground(hits: &ShapeHits, velocity: Vec2) -> bool {
 
 /// Input to velocity: run, jump from the ground (with coyote time from the ground probe,
 /// buffering and a short hop when released early), drop through one-way platforms and one-way
-/// tiles with down + jump.
+/// tiles with down + jump. In the air, the running speed comes on top of what the player kept
+/// from a moving platform it left ([`Player::carried`]).
 pub fn control_player(
     time: Res<Time>,
     mut input: ResMut<PlayerInput>,
@@ -320,8 +348,11 @@ pub fn control_player(
         } else {
             (player.jump_buffer - dt).max(0.0)
         };
-        velocity.x =
-            RUN_SPEED * (f32::from(u8::from(input.right)) - f32::from(u8::from(input.left)));
+        player.carried = carried(&player, flags);
+        player.was_on_floor = flags.on_floor();
+        player.platform_x = flags.platform_velocity().x;
+        let run = RUN_SPEED * (f32::from(u8::from(input.right)) - f32::from(u8::from(input.left)));
+        velocity.x = run + player.carried;
         if player.jump_buffer > 0.0 && player.coyote > 0.0 {
             let feet = transform.translation.truncate() - Vec2::Y * PLAYER_SIZE.y * 0.5;
             let on_one_way = flags.standing_on().is_some_and(|e| {
@@ -340,6 +371,22 @@ pub fn control_player(
         }
     }
     input.jump_pressed = false;
+}
+
+/// What the player keeps in the air of a moving platform's horizontal velocity: on the floor,
+/// nothing (a platform carries what stands on it); after leaving the floor, the horizontal
+/// velocity of what it stood on (the physics added it to the player's velocity in the step it
+/// left); in the air, the same, until a wall on that side stops it.
+fn carried(player: &Player, flags: &ContactFlags) -> f32 {
+    let stopped = (player.carried > 0.0 && flags.on_wall_right())
+        || (player.carried < 0.0 && flags.on_wall_left());
+    if flags.on_floor() || stopped {
+        0.0
+    } else if player.was_on_floor {
+        player.platform_x
+    } else {
+        player.carried
+    }
 }
 
 /// Whether feet at `feet` (the middle of the player's bottom edge, in the world) stand on one-way
@@ -382,9 +429,27 @@ pub fn patrol(time: Res<Time>, mut platforms: Query<(&mut Patrol, &Transform, &m
     }
 }
 
-fn send_home(transform: &mut Transform, velocity: &mut Velocity, player: &Player) {
+/// What [`send_home`] changes of the player: its state, where it is, its velocity, and where
+/// its drawing eases from.
+type Homing = (
+    &'static mut Player,
+    &'static mut Transform,
+    &'static mut Velocity,
+    Option<&'static mut TranslationEasingState>,
+);
+
+/// Puts the player back at its respawn point, standing still. This runs after the physics
+/// step, so when the player is drawn between steps (the window adds `TransformInterpolation`)
+/// the drawing's easing is started from there too: the player appears there in the next frame
+/// instead of being drawn sweeping across the level from where it was.
+fn send_home((player, transform, velocity, easing): &mut QueryItem<Homing>) {
     transform.translation = player.respawn.extend(transform.translation.z);
     velocity.0 = Vec2::ZERO;
+    player.carried = 0.0;
+    player.platform_x = 0.0;
+    if let Some(easing) = easing {
+        easing.start = Some(transform.translation);
+    }
 }
 
 /// What the player can touch: coin, hazard, checkpoint, goal.
@@ -398,7 +463,7 @@ type Touchable = (
 /// Coins, hazards, checkpoints and the goal, from the collision events of the step.
 pub fn touch_things(
     mut started: MessageReader<CollisionStarted>,
-    mut players: Query<(&mut Player, &mut Transform, &mut Velocity)>,
+    mut players: Query<Homing>,
     things: Query<Touchable, Without<Player>>,
     mut score: ResMut<Score>,
     time: Res<Time>,
@@ -409,7 +474,7 @@ pub fn touch_things(
     }
     for hit in started.read() {
         for (me, other) in [(hit.a, hit.b), (hit.b, hit.a)] {
-            let Ok((mut player, mut transform, mut velocity)) = players.get_mut(me) else {
+            let Ok(mut homing) = players.get_mut(me) else {
                 continue;
             };
             let Ok((coin, hazard, checkpoint, goal)) = things.get(other) else {
@@ -421,10 +486,10 @@ pub fn touch_things(
             }
             if hazard {
                 score.deaths += 1;
-                send_home(&mut transform, &mut velocity, &player);
+                send_home(&mut homing);
             }
             if let Some(checkpoint) = checkpoint {
-                player.respawn = checkpoint.respawn;
+                homing.0.respawn = checkpoint.respawn;
             }
             if goal {
                 score.complete = true;
@@ -436,16 +501,16 @@ pub fn touch_things(
 /// A sentry whose laser's first hit is the player sends them home.
 pub fn sentry_lasers(
     sentries: Query<&RayHits, With<Sentry>>,
-    mut players: Query<(&Player, &mut Transform, &mut Velocity)>,
+    mut players: Query<Homing>,
     mut score: ResMut<Score>,
 ) {
     for hits in &sentries {
         let Some(first) = hits.iter().next() else {
             continue;
         };
-        if let Ok((player, mut transform, mut velocity)) = players.get_mut(first.entity) {
+        if let Ok(mut homing) = players.get_mut(first.entity) {
             score.deaths += 1;
-            send_home(&mut transform, &mut velocity, player);
+            send_home(&mut homing);
         }
     }
 }
@@ -453,13 +518,13 @@ pub fn sentry_lasers(
 /// A player squeezed by the elevator is sent back to the checkpoint.
 pub fn respawn_crushed(
     mut crushed: MessageReader<Crushed>,
-    mut players: Query<(&Player, &mut Transform, &mut Velocity)>,
+    mut players: Query<Homing>,
     mut score: ResMut<Score>,
 ) {
     for event in crushed.read() {
-        if let Ok((player, mut transform, mut velocity)) = players.get_mut(event.body) {
+        if let Ok(mut homing) = players.get_mut(event.body) {
             score.deaths += 1;
-            send_home(&mut transform, &mut velocity, player);
+            send_home(&mut homing);
         }
     }
 }

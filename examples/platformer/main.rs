@@ -16,9 +16,14 @@
 //! (see `level.rs` for what its layers and objects mean); `--level PATH` plays another one.
 
 mod autopilot;
+mod backdrop;
+mod draw;
 mod game;
+mod hero;
 mod level;
 mod level_objects;
+#[path = "../shared/parallax.rs"]
+mod parallax;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod tmj;
@@ -26,14 +31,14 @@ mod tmj;
 use std::path::PathBuf;
 
 use bevy::prelude::*;
-use bevy::window::WindowResolution;
+use bevy::window::{PresentMode, WindowResolution};
 use bevy_prototype_lyon::prelude::*;
-use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
+use parallax::ParallaxPlugin;
 use screenshot::ScreenshotPlugin;
 
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
-use game::{GamePlugin, Landmarks, Paint, Player, PlayerInput, Score, Sentry, TileRect};
+use game::{GamePlugin, Landmarks, Player, PlayerInput, Score};
 use level::Level;
 
 /// Command-line options.
@@ -101,6 +106,9 @@ fn main() -> AppExit {
             primary_window: Some(Window {
                 title: "bevy_sat platformer".into(),
                 resolution: WindowResolution::new(1280, 720),
+                // Frames at the display's rate (the physics keeps its fixed 60 Hz): the player
+                // and the moving platforms are drawn between their last two steps.
+                present_mode: PresentMode::AutoVsync,
                 ..default()
             }),
             ..default()
@@ -108,23 +116,31 @@ fn main() -> AppExit {
         ShapePlugin,
         SatPlugin::default(),
         SatDebugPlugin,
+        ParallaxPlugin,
         GamePlugin { level },
     ))
-    .insert_resource(ClearColor(Color::srgb(0.10, 0.12, 0.18)))
+    .insert_resource(ClearColor(Color::srgb(0.05, 0.06, 0.14)))
     .insert_resource(Time::<Fixed>::from_hz(60.0))
     .insert_resource(SatDebugConfig {
         enabled: options.debug,
         ..default()
     })
-    .add_systems(Startup, (spawn_camera, spawn_hud))
+    .add_systems(
+        Startup,
+        (spawn_camera, spawn_hud, backdrop::spawn, draw::earth),
+    )
     .add_systems(
         Update,
         (
             read_keyboard,
             toggle_debug,
-            draw_new_colliders,
-            draw_tiles,
-            draw_lasers,
+            draw::new_colliders,
+            draw::tiles,
+            draw::lasers,
+            smooth_moving_bodies,
+            hero::spawn,
+            hero::animate.after(hero::spawn),
+            hero::drift_puffs,
             follow_player,
             update_hud,
         ),
@@ -144,135 +160,34 @@ fn main() -> AppExit {
     app.run()
 }
 
+/// The bodies that move on their own, new this frame.
+type NewMovers = Or<(Added<Player>, Added<game::Patrol>)>;
+
+/// The player and the moving platforms are drawn between their last two fixed steps in every
+/// frame, so they glide at the display's rate. (Only in the window: the headless game, played
+/// by the tests, has no frames between steps to draw.)
+fn smooth_moving_bodies(mut commands: Commands, new: Query<Entity, NewMovers>) {
+    for entity in &new {
+        commands.entity(entity).insert(TransformInterpolation);
+    }
+}
+
 fn spawn_camera(mut commands: Commands, level: Res<Level>) {
     commands.spawn((
         Camera2d,
         Projection::from(OrthographicProjection {
-            scale: 1.15,
+            scale: 0.85,
             ..OrthographicProjection::default_2d()
         }),
         Transform::from_translation(level.start().extend(100.0)),
     ));
 }
 
-/// Draws every collider with a lyon shape built from its own local geometry, so the picture is
-/// exactly what collides.
-fn draw_new_colliders(
-    mut commands: Commands,
-    new: Query<(Entity, &ConvexCollider, &Paint), Added<ConvexCollider>>,
-) {
-    for (entity, collider, paint) in &new {
-        let outline = paint.0.darker(0.25);
-        let shape = match collider.shape() {
-            SatShape::Polygon(polygon) => ShapeBuilder::with(&shapes::Polygon {
-                points: polygon.vertices().to_vec(),
-                closed: true,
-            })
-            .fill(paint.0)
-            .stroke((outline, 2.0))
-            .build(),
-            SatShape::Circle(circle) => ShapeBuilder::with(&shapes::Circle {
-                radius: circle.radius(),
-                center: circle.center(),
-            })
-            .fill(paint.0)
-            .stroke((outline, 2.0))
-            .build(),
-            SatShape::Capsule(capsule) => ShapeBuilder::with(&shapes::Polygon {
-                points: capsule.outline(12),
-                closed: true,
-            })
-            .fill(paint.0)
-            .stroke((outline, 2.0))
-            .build(),
-            SatShape::Rounded(rounded) => ShapeBuilder::with(&shapes::Polygon {
-                points: rounded.outline(6),
-                closed: true,
-            })
-            .fill(paint.0)
-            .stroke((outline, 2.0))
-            .build(),
-        };
-        commands.entity(entity).insert(shape);
-    }
-}
-
-/// Draws the tile layers' art: each rectangle of equal tiles as one shape, outlined like the
-/// other scenery.
-fn draw_tiles(mut commands: Commands, new: Query<(Entity, &TileRect, &Paint), Added<TileRect>>) {
-    for (entity, rect, paint) in &new {
-        let shape = ShapeBuilder::with(&shapes::Rectangle {
-            extents: rect.0,
-            ..default()
-        })
-        .fill(paint.0)
-        .stroke((paint.0.darker(0.25), 2.0))
-        .build();
-        commands.entity(entity).insert(shape);
-    }
-}
-
-/// A sentry's laser beam, drawn from its ray's hits.
-#[derive(Component)]
-struct LaserBeam;
-
-/// What [`draw_lasers`] reads of a sentry: its ray, its hits, where it is, and its beam.
-type SentryView = (
-    Entity,
-    &'static RayCaster,
-    &'static RayHits,
-    &'static Transform,
-    Option<&'static Children>,
-);
-
-/// Draws each sentry's laser from its origin to its first hit (or its full reach), as of the
-/// last physics step.
-fn draw_lasers(
-    mut commands: Commands,
-    sentries: Query<SentryView, With<Sentry>>,
-    beams: Query<(), With<LaserBeam>>,
-) {
-    for (sentry, caster, hits, transform, children) in &sentries {
-        let Some((origin, direction)) = caster.world_ray(transform) else {
-            continue;
-        };
-        let end = hits.iter().next().map_or(
-            origin + direction * caster.max_distance.min(game::LASER_REACH),
-            |hit| hit.point,
-        );
-        // In the sentry's frame: the beam is its child.
-        let to_local = transform.compute_affine().inverse();
-        let local = |p: Vec2| to_local.transform_point3(p.extend(0.0)).truncate();
-        let (from, to) = (local(origin), local(end));
-        let beam = ShapeBuilder::with(&shapes::Line(from, to))
-            .stroke((Color::srgb(1.0, 0.15, 0.2), 3.0))
-            .build();
-        let existing = children
-            .into_iter()
-            .flatten()
-            .copied()
-            .find(|child| beams.contains(*child));
-        match existing {
-            Some(child) => {
-                commands.entity(child).insert(beam);
-            }
-            None => {
-                commands.spawn((
-                    LaserBeam,
-                    beam,
-                    Transform::from_xyz(0.0, 0.0, 0.5),
-                    ChildOf(sentry),
-                ));
-            }
-        }
-    }
-}
-
 fn read_keyboard(
     keys: Res<ButtonInput<KeyCode>>,
     mut input: ResMut<PlayerInput>,
     autopilot: Option<Res<Autopilot>>,
-    mut players: Query<(&Player, &mut Transform, &mut Velocity)>,
+    mut players: Query<(&mut Player, &mut Transform, &mut Velocity)>,
 ) {
     if autopilot.is_some() {
         return; // the script drives
@@ -285,9 +200,11 @@ fn read_keyboard(
     // Kept until a fixed step consumes it, so a short press between steps is never lost.
     input.jump_pressed |= keys.just_pressed(KeyCode::Space);
     if keys.just_pressed(KeyCode::KeyR) {
-        for (player, mut transform, mut velocity) in &mut players {
+        for (mut player, mut transform, mut velocity) in &mut players {
             transform.translation = player.respawn.extend(transform.translation.z);
             velocity.0 = Vec2::ZERO;
+            player.carried = 0.0;
+            player.platform_x = 0.0;
         }
     }
 }

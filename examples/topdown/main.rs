@@ -18,8 +18,11 @@
 //! player from the test play; `--debug` starts with the overlay on.
 
 mod autopilot;
+mod depth;
 mod draw;
 mod game;
+#[path = "../shared/parallax.rs"]
+mod parallax;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 
@@ -29,6 +32,7 @@ use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_prototype_lyon::prelude::*;
 use bevy_sat::prelude::*;
+use parallax::ParallaxPlugin;
 use screenshot::ScreenshotPlugin;
 
 use autopilot::{Autopilot, PLAY_THE_ROOM};
@@ -94,6 +98,7 @@ fn main() -> AppExit {
         ShapePlugin,
         SatPlugin::default(),
         SatDebugPlugin,
+        ParallaxPlugin,
         GamePlugin,
     ))
     .insert_resource(ClearColor(Color::srgb(0.07, 0.07, 0.10)))
@@ -102,7 +107,10 @@ fn main() -> AppExit {
         enabled: options.debug,
         ..default()
     })
-    .add_systems(Startup, (spawn_camera, spawn_hud, draw::floor))
+    .add_systems(
+        Startup,
+        (spawn_camera, spawn_hud, draw::floor, depth::spawn),
+    )
     .add_systems(
         Update,
         (
@@ -185,8 +193,9 @@ fn follow_player(
     let Some((target, player)) = landmarks.and_then(|l| players.get(l.player).ok()) else {
         return;
     };
-    // How far the camera may move: it shows the walls and a little beyond, never more.
-    let slack = (game::ROOM + game::WALL + 24.0 - HALF_WINDOW * CAMERA_SCALE).max(Vec2::ZERO);
+    // How far the camera may move: it shows the walls and some of the void beyond (its depth
+    // shows there, as it moves slower than the room), never more.
+    let slack = (game::ROOM + game::WALL + 80.0 - HALF_WINDOW * CAMERA_SCALE).max(Vec2::ZERO);
     let goal = (target.translation.truncate() + player.facing * 40.0).clamp(-slack, slack);
     let eased = camera
         .translation

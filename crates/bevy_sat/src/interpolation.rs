@@ -6,9 +6,10 @@
 //! of a frame it is set between the last two by how far the frame is into the next step.
 //!
 //! A `Transform` the game writes itself is a teleport: written outside the fixed schedules, the
-//! easing starts over from there; written in a fixed schedule before the step, the step starts
-//! the easing from the new place ([`start_easing_at_teleports`]), so the body never sweeps across
-//! the screen from where it was.
+//! easing starts over from there, whether or not the next frame runs a fixed step (the easing
+//! crate's check for such writes runs before the fixed steps too, not only after them); written in a fixed schedule before the step, the step
+//! starts the easing from the new place ([`start_easing_at_teleports`]), so the body never
+//! sweeps across the screen from where it was.
 
 use bevy::prelude::*;
 use bevy_transform_interpolation::{RotationEasingState, TranslationEasingState};

@@ -5,6 +5,7 @@ use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
 use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInterpolationPlugin};
+use bevy_transform_interpolation::reset_easing_states_on_transform_change;
 
 use crate::colliding::{self, CollidingEntities};
 use crate::components::{
@@ -100,6 +101,14 @@ impl Plugin for SatPlugin {
         if !app.is_plugin_added::<TransformEasingPlugin>() {
             app.add_plugins(TransformEasingPlugin);
         }
+        // A `Transform` the game wrote between frames is a teleport even when the next frame
+        // runs a fixed step: its easing is dropped before the step would put the body back
+        // where the last step left it.
+        app.add_systems(
+            RunFixedMainLoop,
+            reset_easing_states_on_transform_change
+                .in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
+        );
         app.register_type::<ConvexCollider>()
             .register_type::<Velocity>()
             .register_type::<RealVelocity>()

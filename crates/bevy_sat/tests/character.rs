@@ -224,6 +224,30 @@ fn a_rider_spawned_on_a_moving_platform_is_carried_from_the_first_step() {
     }
 }
 
+/// A stack spawned on a platform that moves from the first step (platform, a box on it, a box
+/// on that box, all spawned together) is carried from the first step, every level of it: each
+/// box keeps its place on the platform, and each says from the first step what it stands on.
+/// (The upper box's support is another new body, known only once the lower box's is.)
+#[test]
+fn a_stack_spawned_on_a_moving_platform_is_carried_from_the_first_step() {
+    for velocity in DIRECTIONS.into_iter().chain([Vec2::new(0.0, -300.0)]) {
+        let mut app = with_gravity(PlatformOnLeave::AddVelocity);
+        let (platform, lower) = platform_and_rider(&mut app, velocity);
+        let upper = weak(&mut app, ConvexCollider::rectangle(10.0, 20.0), 5.0, 30.0);
+        for step in 1..=30 {
+            app.update();
+            let what = format!("{velocity} step {step}");
+            let base = position(&app, platform);
+            assert_near(position(&app, lower) - base, Vec2::new(5.0, 15.0), &what);
+            assert_near(position(&app, upper) - base, Vec2::new(5.0, 35.0), &what);
+            assert_eq!(flags(&app, lower).standing_on(), Some(platform), "{what}");
+            assert_eq!(flags(&app, upper).standing_on(), Some(lower), "{what}");
+            assert_eq!(flags(&app, upper).platform_velocity(), velocity, "{what}");
+            assert_near(real_velocity(&app, upper), velocity, &what);
+        }
+    }
+}
+
 /// A second rider spawned later, onto a platform already moving, is carried from its first
 /// step too (the support of a body is found whenever `Weak` is inserted, not only at start-up).
 #[test]

@@ -56,10 +56,15 @@ fn record_drawn(
 /// A 10 × 10 Weak box moving right at 60 units/s (1 unit per 60 Hz step), no gravity, drawn
 /// at 120 frames per second (two frames a step).
 fn app(teleport_at: usize) -> (App, Entity) {
+    app_at(teleport_at, 120.0)
+}
+
+/// [`app`] drawn at `fps` frames per second.
+fn app_at(teleport_at: usize, fps: f64) -> (App, Entity) {
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, SatPlugin::default()))
         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_secs_f64(
-            1.0 / 120.0,
+            1.0 / fps,
         )))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(TeleportAtStep(teleport_at))
@@ -151,4 +156,118 @@ fn a_body_teleported_in_update_is_drawn_at_its_new_place() {
     for &(x, _, _) in &log.drawn[drawn_before..] {
         assert!(x >= 2000.0 - 1e-3, "drawn at {x}");
     }
+}
+
+/// What a frame at 144 Hz advances a body moving at 60 units/s: 60 / 144 units.
+const PER_FRAME_AT_144: f32 = 60.0 / 144.0;
+
+/// At 144 frames per second over 60 Hz steps (2.4 frames a step, so frames fall at every
+/// fraction of a step), a body at constant velocity is drawn advancing by 60 / 144 units in
+/// every frame: never 0 (a frame with no step in it still moves it), never a whole step's
+/// 1 unit (a frame with a step in it does not jump).
+#[test]
+fn at_144_frames_a_second_a_body_advances_evenly_every_frame() {
+    let (mut app, _) = app_at(usize::MAX, 144.0);
+    for _ in 0..150 {
+        app.update();
+    }
+    let log = app.world().resource::<Log>();
+    assert!(log.ends.len() >= 55, "{} steps", log.ends.len());
+    let drawn: Vec<(f32, usize)> = log
+        .drawn
+        .iter()
+        .filter(|(_, _, steps)| *steps >= 2)
+        .map(|&(x, _, steps)| (x, steps))
+        .collect();
+    assert!(drawn.len() >= 130, "{} frames", drawn.len());
+    let mut with_a_step = 0;
+    for pair in drawn.windows(2) {
+        let advance = pair[1].0 - pair[0].0;
+        assert!(
+            (advance - PER_FRAME_AT_144).abs() < 1e-3,
+            "a frame advanced {advance}, not {PER_FRAME_AT_144}: {pair:?}"
+        );
+        with_a_step += usize::from(pair[1].1 > pair[0].1);
+    }
+    // Both kinds of frame were checked: with a step run in them and without.
+    assert!(
+        with_a_step >= 50 && with_a_step < drawn.len() - 50,
+        "{with_a_step}"
+    );
+}
+
+/// At 144 frames per second, a body teleported in the fixed schedule is drawn at its new place
+/// in the first frame after the step: never between the old place and the new, and from there
+/// on it advances evenly again.
+#[test]
+fn at_144_frames_a_second_a_teleport_lands_at_once() {
+    let (mut app, _) = app_at(30, 144.0);
+    for _ in 0..150 {
+        app.update();
+    }
+    let log = app.world().resource::<Log>();
+    let before: Vec<f32> = log
+        .drawn
+        .iter()
+        .filter(|(_, _, steps)| *steps <= 30)
+        .map(|(x, _, _)| *x)
+        .collect();
+    let after: Vec<f32> = log
+        .drawn
+        .iter()
+        .filter(|(_, _, steps)| *steps > 30)
+        .map(|(x, _, _)| *x)
+        .collect();
+    assert!(before.iter().all(|x| *x < 40.0), "{before:?}");
+    assert!(after.len() >= 60, "{} frames after", after.len());
+    // The first frame after the teleport's step: at most one step past the new place.
+    assert!(
+        (1000.0..=1001.0).contains(&after[0]),
+        "first drawn at {} after the teleport",
+        after[0]
+    );
+    for pair in after.windows(2) {
+        let advance = pair[1] - pair[0];
+        assert!(
+            (advance - PER_FRAME_AT_144).abs() < 1e-3,
+            "advanced {advance} after the teleport: {pair:?}"
+        );
+    }
+}
+
+/// An app stepped one fixed step per update (as headless tests and servers run): a body
+/// teleported between two updates is at its new place after the next update, for the step
+/// and for the frame.
+#[test]
+fn a_body_teleported_between_updates_of_one_step_each_stays_teleported() {
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, SatPlugin::default()))
+        .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
+        .insert_resource(Time::<Fixed>::from_hz(60.0));
+    let body = app
+        .world_mut()
+        .spawn((
+            ConvexCollider::rectangle(10.0, 10.0),
+            Weak,
+            Velocity(Vec2::new(60.0, 0.0)),
+            Transform::default(),
+            TransformInterpolation,
+        ))
+        .id();
+    for _ in 0..5 {
+        app.update();
+    }
+    app.world_mut()
+        .get_mut::<Transform>(body)
+        .expect("alive")
+        .translation
+        .x = 500.0;
+    app.update();
+    let x = app
+        .world()
+        .get::<Transform>(body)
+        .expect("alive")
+        .translation
+        .x;
+    assert!((500.0..=501.0 + 1e-3).contains(&x), "at {x}");
 }

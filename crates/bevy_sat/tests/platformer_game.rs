@@ -1,6 +1,7 @@
 //! The platformer example's game logic, played headless from a scripted input sequence: the
-//! player collects the coins, pushes a crate, rides both moving platforms and reaches the goal,
-//! in the level loaded from its file, `assets/platformer/level.tmj`.
+//! player walks up a step, collects the coins, pushes a crate, rides both moving platforms
+//! (jumping on the ferry and landing back on it, its speed kept in the air) and reaches the
+//! goal, in the level loaded from its file, `assets/platformer/level.tmj`.
 
 #[path = "../../../examples/platformer/autopilot.rs"]
 mod autopilot;
@@ -19,7 +20,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sat::prelude::*;
 
-use autopilot::{Autopilot, PLAY_THE_LEVEL};
+use autopilot::{Autopilot, PLAY_THE_LEVEL, Platform, Until};
 use game::{GamePlugin, Landmarks, Score};
 
 /// The game with the level the example ships.
@@ -42,17 +43,57 @@ fn scripted_player_completes_the_level() {
     let crate_box = landmarks.crate_box.unwrap();
     let crate_start = app.world().get::<Transform>(crate_box).unwrap().translation;
     let (mut rode_ferry, mut rode_elevator) = (false, false);
+    let ferry = landmarks.ferry.unwrap();
+    let ferry_jump = PLAY_THE_LEVEL
+        .iter()
+        .position(|step| step.until == Until::LandedOn(Platform::Ferry))
+        .unwrap();
+    let mut ferry_jump_steps = 0;
+    let mut stepped_up = 0;
+    let mut last = player_state(&app, landmarks.player);
     for _ in 0..6000 {
+        let index = app.world().resource::<Autopilot>().index;
+        let before = position(&app, ferry);
         app.update();
-        let flags = *app.world().get::<ContactFlags>(landmarks.player).unwrap();
+        let now = player_state(&app, landmarks.player);
+        let flags = now.flags;
         rode_ferry |= flags.standing_on() == landmarks.ferry;
         rode_elevator |= flags.standing_on() == landmarks.elevator;
+        // Walking up the step (8 units) at full speed, without a jump: in one step the player
+        // goes from the floor to the step's top, `RUN_SPEED / 60` further right.
+        if last.flags.on_floor() && flags.on_floor() && now.at.y > last.at.y + 4.0 {
+            assert!((now.at.x - last.at.x - game::RUN_SPEED / 60.0).abs() < 1e-3);
+            assert_eq!((last.at.y, now.at.y), (16.0, 24.0));
+            stepped_up += 1;
+        }
+        // The jump on the ferry: every step in the air, the player moves with the ferry's
+        // velocity (120 units/s to the right: 2 units a step) as well as its own.
+        if index == ferry_jump && !flags.on_floor() {
+            let ferry_moved = position(&app, ferry) - before;
+            assert!(
+                (ferry_moved - Vec2::X * 2.0).length() < 1e-3,
+                "{ferry_moved}"
+            );
+            assert_eq!(now.velocity.x, 120.0, "the ferry's speed kept in the air");
+            assert!(
+                (now.at.x - last.at.x - 2.0).abs() < 1e-3,
+                "{last:?} → {now:?}"
+            );
+            ferry_jump_steps += 1;
+        }
+        last = now;
         let autopilot = app.world().resource::<Autopilot>();
         assert_eq!(autopilot.failed, None);
         if autopilot.finished() {
             break;
         }
     }
+    assert_eq!(stepped_up, 1, "walked up the step once");
+    // A full jump lasts about 2 · 560 / 1500 s: 45 steps.
+    assert!(
+        (40..=50).contains(&ferry_jump_steps),
+        "{ferry_jump_steps} steps in the air over the ferry"
+    );
     let score = *app.world().resource::<Score>();
     let crate_end = app.world().get::<Transform>(crate_box).unwrap().translation;
     assert!(
@@ -75,6 +116,31 @@ fn scripted_player_completes_the_level() {
     );
     assert_eq!(score.deaths, 0);
     assert!(score.complete);
+}
+
+/// Where the player is, its velocity and flags, after a step.
+#[derive(Debug, Clone, Copy)]
+struct PlayerState {
+    at: Vec2,
+    velocity: Vec2,
+    flags: ContactFlags,
+}
+
+fn player_state(app: &App, player: Entity) -> PlayerState {
+    let world = app.world();
+    PlayerState {
+        at: position(app, player),
+        velocity: world.get::<Velocity>(player).unwrap().0,
+        flags: *world.get::<ContactFlags>(player).unwrap(),
+    }
+}
+
+fn position(app: &App, entity: Entity) -> Vec2 {
+    app.world()
+        .get::<Transform>(entity)
+        .unwrap()
+        .translation
+        .truncate()
 }
 
 /// The game headless, without a script, after its first step.

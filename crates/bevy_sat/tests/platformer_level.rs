@@ -137,6 +137,13 @@ fn the_shipped_levels_objects_are_placed_in_world_units() {
         .count();
     assert_eq!(coins, 5);
     assert_eq!(named("push_crate").at, Vec2::new(420.0, 20.0));
+    // The step the player walks up without a jump: 96 × 8 on the floor, from x = 60 to 156.
+    let step = named("step");
+    assert_eq!(step.at, Vec2::new(108.0, 4.0));
+    let ThingKind::Block(collider, _) = &step.kind else {
+        panic!("the step is a block: {step:?}");
+    };
+    assert_eq!(collider.shape().aabb().size(), Vec2::new(96.0, 8.0));
     assert!(
         matches!(named("push_crate").kind, ThingKind::Crate(size) if size == Vec2::splat(40.0))
     );

@@ -404,6 +404,42 @@ proptest! {
     }
 }
 
+/// A case the property test found: a body crushed against a one-way platform rising under
+/// it, whose way back this step leads through the platform, stays crushed (reported) rather
+/// than being freed inside the platform.
+#[test]
+fn a_body_whose_way_back_leads_through_a_one_way_platform_stays_crushed() {
+    let mighty = |w, h, at, velocity, one_way| MightyBody {
+        form: Form::Box { w, h },
+        at,
+        degrees: 0,
+        velocity,
+        one_way,
+    };
+    let weak = |w, h, at, velocity| WeakBody {
+        form: Form::Box { w, h },
+        at,
+        degrees: 0,
+        velocity,
+    };
+    let scene = Scene {
+        gravity: 0,
+        steps: 71,
+        mighty: vec![
+            mighty(62, 4, (23, 0), (0, 0), false),
+            mighty(10, 4, (0, 0), (0, 0), false),
+            mighty(107, 4, (54, -71), (-82, 100), true),
+        ],
+        weak: vec![
+            weak(12, 4, (-58, -5), (234, -148)),
+            weak(2, 2, (0, 0), (0, 0)),
+            weak(2, 2, (0, 0), (0, 0)),
+        ],
+        later: None,
+    };
+    check_scene(&scene).unwrap();
+}
+
 /// The f64 reference itself, on cases whose depth is known.
 #[test]
 fn reference_depth_on_known_cases() {

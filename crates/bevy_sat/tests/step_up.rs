@@ -131,9 +131,9 @@ fn step_up_is_off_by_default() {
 
 /// A ledge of 5 with a ceiling above it that leaves less room than the walker's height: it
 /// stays on the floor against the ledge, never inside the ledge or the ceiling. With room for
-/// it (a ceiling 1 unit higher than the walker is tall), it steps up. (At speeds that take the
-/// walker 5 or more into the ledge in a step, the ledge's shortest way out is up whether or not
-/// step-up is on: those speeds are left out here.)
+/// it (a ceiling 1 unit higher than the walker is tall), it steps up. (Speeds that take the
+/// walker 5 or more into the ledge in a step, whose shortest way out of the ledge is up whether
+/// or not step-up is on, are the next test's.)
 #[test]
 fn no_step_up_under_a_ceiling_too_low() {
     for (room, steps_up) in [(29.0, false), (31.0, true)] {
@@ -191,4 +191,37 @@ fn steps_up_walking_left() {
     assert!((end.y - HALF.y - 8.0).abs() < 1e-3, "{end}");
     assert_eq!(velocity(&app, w).x, -300.0);
     assert!(flags(&app, w).on_floor());
+}
+
+/// A walker fast enough to go the ledge's height (5) or more into it in one step, under a
+/// ceiling that leaves less room above the ledge than the walker is tall, with step-up on or
+/// off: it never ends a step inside the ledge or the ceiling, and stops against the ledge's
+/// face on the floor.
+#[test]
+fn a_fast_walker_into_a_ledge_under_a_low_ceiling_never_ends_inside_either() {
+    for step_height in [0.0, 10.0] {
+        for speed in [300.0, 360.0, 450.0, 600.0, 900.0] {
+            let what = format!("step height {step_height} at {speed}");
+            let mut app = stepping_app(step_height);
+            ledge(&mut app, 5.0);
+            let room = 29.0;
+            let ceiling = ConvexCollider::rectangle(200.0, 20.0);
+            mighty(&mut app, ceiling, FACE + 100.0, 5.0 + room + 10.0);
+            let w = walker(&mut app, 7.3);
+            let path = walk(&mut app, w, speed, 20);
+            for (n, p) in path.iter().enumerate() {
+                let (left, right) = (p.x - HALF.x, p.x + HALF.x);
+                let (bottom, top) = (p.y - HALF.y, p.y + HALF.y);
+                let in_ledge = right > FACE + 1e-3 && bottom < 5.0 - 1e-3;
+                let in_ceiling = right > FACE + 1e-3 && left < FACE + 200.0 && top > 5.0 + room;
+                assert!(!in_ledge && !in_ceiling, "{what}: step {n} at {p}");
+            }
+            let end = position(&app, w);
+            assert!(
+                (end - Vec2::new(FACE - HALF.x, HALF.y)).length() < 1e-3,
+                "{what}: ends at {end}"
+            );
+            assert!(flags(&app, w).on_floor(), "{what}");
+        }
+    }
 }

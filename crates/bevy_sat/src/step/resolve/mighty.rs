@@ -173,7 +173,7 @@ pub(super) fn pair_constraint(
 /// Mighty–Weak pair `k` as its Weak body sees it: the Weak body's index, the Mighty one's, and
 /// their overlap where they are now with its normal from the Weak body to the Mighty one.
 #[inline]
-fn weak_side(
+pub(super) fn weak_side(
     bodies: &[Body],
     pairs: &[PairContact],
     k: usize,

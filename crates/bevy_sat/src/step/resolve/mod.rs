@@ -12,6 +12,8 @@
 //!    before it moved something in (see [`islands`]).
 //! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
 //!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
+//!    A body crushed only by its own way this step (walked into a ledge under a low ceiling,
+//!    lifted onto the ledge into the ceiling) goes back along that way instead ([`way_back`]).
 //!    Then a last check ([`settle`]) of the bodies that pass pushed and of those moved beyond
 //!    the step's reach: one still inside a Mighty body (pushed into another at an angle the
 //!    holds let through, or into one no pair knew of) takes the shortest way out of all the
@@ -40,6 +42,7 @@ mod mighty_index;
 mod settle;
 mod snap;
 mod step_up;
+mod way_back;
 mod weak;
 
 pub(crate) use character::Character;
@@ -228,6 +231,9 @@ pub(crate) fn resolve(
             .filter(|b| b.pass == islands.last_visit(b.pair as usize))
             .flat_map(|b| [(b.body, b.mighty), (b.body, b.other)]),
     );
+    res.crushed.sort_unstable();
+    // A body crushed only by its own way this step goes back along it instead.
+    way_back::free_the_self_crushed(bodies, pairs, moves, res, settings);
     // What it pushed must not end in another Mighty body, nor a body moved beyond the reach
     // in one the narrow phase did not pair it with.
     let visited = std::mem::take(&mut res.mighty.visited);

@@ -154,7 +154,7 @@ impl Least {
         }
         // The shorter way out, written as `minss` computes it: `out_positive` only when
         // strictly shorter, so that of equal ways out the one along the edge's normal stays.
-        let along_edge = !(out_positive < out_negative);
+        let along_edge = out_negative <= out_positive;
         let here = if out_positive < out_negative {
             out_positive
         } else {

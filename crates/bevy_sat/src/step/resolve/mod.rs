@@ -77,6 +77,7 @@ pub(crate) struct Resolution {
     /// a floor (else something is in the way, and it is not snapped).
     snaps: Vec<Option<(f32, bool)>>,
     settle: Settle,
+    way_back: way_back::WayBack,
     /// Character control, and the step's floating bodies.
     pub character: Character,
 }

@@ -20,10 +20,29 @@ use crate::step::pair::{PairContact, Pushes};
 /// and may take it into one it passed on its way.
 const ROUNDS: usize = 4;
 
+/// The way back's storage, kept from step to step so that a step with crushed bodies
+/// allocates nothing.
+#[derive(Default, Debug)]
+pub(super) struct WayBack {
+    /// Per body, whether it is one of this step's candidates (all false between steps).
+    marked: Vec<bool>,
+    /// The candidates: crushed bodies whose way back may be long enough to get them out.
+    candidates: Vec<usize>,
+    /// The candidates' Mighty pairs, as `(body, pair)` sorted.
+    paired: Vec<(usize, usize)>,
+    /// The candidates that got out.
+    freed: Vec<Entity>,
+}
+
 /// Frees each body reported crushed (`res.crushed`) that its way back this step takes out of
 /// every Mighty body it is paired with, within that way's length: it is moved there, loses its
 /// velocity into what it then touches, and is no longer reported crushed. Looks at nothing in
 /// a step where no body is crushed.
+///
+/// A way back never leaves an overlap deeper than it is long (no way out of a convex shape is
+/// shorter than the overlap's depth): a body whose refused push alone is deeper, such as one
+/// squeezed in a resting pile, which hardly moves in a step, is left crushed without a look
+/// at its other pairs.
 pub(super) fn free_the_self_crushed(
     bodies: &[Body],
     pairs: &[PairContact],
@@ -34,44 +53,58 @@ pub(super) fn free_the_self_crushed(
     if res.crushed.is_empty() {
         return;
     }
-    // The crushed bodies' indices, from the refused pushes of their last visits.
-    let mut crushed: Vec<usize> = Vec::new();
+    let way = &mut res.way_back;
+    if way.marked.len() != bodies.len() {
+        way.marked.clear();
+        way.marked.resize(bodies.len(), false);
+    }
+    way.candidates.clear();
     for b in &res.mighty.blocked {
-        let pair = &pairs[b.pair as usize];
-        if res.crushed.binary_search(&(b.body, b.mighty)).is_ok() {
-            let (a, other) = pair.bodies();
-            crushed.push(if pair.pushes == Pushes::AOutOfB {
-                a
-            } else {
-                other
-            });
+        if res.crushed.binary_search(&(b.body, b.mighty)).is_err() {
+            continue;
+        }
+        let (w, _, contact) = weak_side(bodies, pairs, b.pair as usize, moves, settings);
+        let length = (bodies[w].motion() + moves.offset(w)).length();
+        let too_deep = contact.is_some_and(|c| c.depth > out_of_reach(length, settings));
+        if !too_deep && !way.marked[w] {
+            way.marked[w] = true;
+            way.candidates.push(w);
         }
     }
-    crushed.sort_unstable();
-    crushed.dedup();
-    // Their Mighty pairs, `(body, pair)` sorted.
-    let mut paired: Vec<(usize, usize)> = Vec::new();
+    if way.candidates.is_empty() {
+        return;
+    }
+    way.paired.clear();
     for &k in &res.mighty.all {
         let pair = &pairs[k as usize];
         let (a, b) = pair.bodies();
         let w = if pair.pushes == Pushes::AOutOfB { a } else { b };
-        if crushed.binary_search(&w).is_ok() {
-            paired.push((w, k as usize));
+        if way.marked[w] {
+            way.paired.push((w, k as usize));
         }
     }
-    paired.sort_unstable();
-    let mut freed: Vec<Entity> = Vec::new();
-    for &w in &crushed {
-        let start = paired.partition_point(|&(b, _)| b < w);
-        let end = paired.partition_point(|&(b, _)| b <= w);
-        let own = &paired[start..end];
+    way.paired.sort_unstable();
+    way.candidates.sort_unstable();
+    way.freed.clear();
+    for &w in &way.candidates {
+        way.marked[w] = false;
+        let start = way.paired.partition_point(|&(b, _)| b < w);
+        let end = way.paired.partition_point(|&(b, _)| b <= w);
+        let own = &way.paired[start..end];
         if go_back(bodies, pairs, w, own, moves, settings) {
-            freed.push(bodies[w].entity);
+            way.freed.push(bodies[w].entity);
         }
     }
-    if !freed.is_empty() {
+    if !way.freed.is_empty() {
+        let freed = &way.freed;
         res.crushed.retain(|(body, _)| !freed.contains(body));
     }
+}
+
+/// The depth beyond which a way back `length` long cannot lead out of an overlap: the length
+/// with the margin [`go_back`] allows, and room for the round-off of the exit distances.
+fn out_of_reach(length: f32, settings: &StepSettings) -> f32 {
+    (length + settings.margin) * (1.0 + 1e-4) + settings.slop
 }
 
 /// Moves body `w` back along its way this step (its motion and the pushes it took, reversed),

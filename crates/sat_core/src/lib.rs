@@ -14,6 +14,7 @@
 //! - questions about one shape, for spatial queries: [`cast_ray`] ([`RayHit`]),
 //!   [`contains_point`], [`project_point`] ([`PointProjection`]), [`point_distance`], and
 //!   [`distance`] between two separated shapes ([`ShapeDistance`]);
+//! - [`convex_decomposition`]: any simple polygon split into convex parts ([`ConvexParts`]);
 //! - [`SweepAndPrune`]: the broad phase.
 //!
 //! ## Conventions
@@ -49,12 +50,14 @@
 
 mod aabb;
 mod broad_phase;
+mod decompose;
 mod pose;
 mod query;
 mod shape;
 
 pub use aabb::Aabb;
 pub use broad_phase::{BroadPhaseError, SweepAndPrune};
+pub use decompose::*;
 pub use pose::{Pose, TransformError};
 pub use query::*;
 pub use shape::*;

@@ -41,11 +41,12 @@ pub enum PolygonError {
         /// How many points were given.
         count: usize,
     },
-    /// More than [`MAX_VERTICES`] points were given.
+    /// More points were given than allowed: [`MAX_VERTICES`] for a convex polygon,
+    /// [`MAX_OUTLINE_VERTICES`](crate::MAX_OUTLINE_VERTICES) for an outline split into parts.
     TooManyPoints {
         /// How many points were given.
         count: usize,
-        /// The limit, [`MAX_VERTICES`].
+        /// The limit that was exceeded.
         max: usize,
     },
     /// A coordinate is NaN or infinite.
@@ -76,6 +77,21 @@ pub enum PolygonError {
         /// The point where the outline completes its first full turn.
         index: usize,
     },
+    /// Two edges of an outline cross or touch anywhere but at the point they share (edge `i`
+    /// runs from point `i` to point `i + 1`, the last edge back to point 0).
+    OutlineCrosses {
+        /// The earlier of the two edges.
+        first: usize,
+        /// The later of the two edges.
+        second: usize,
+    },
+    /// A simple outline that cannot be split into valid convex parts: a corner too sharp or a
+    /// piece too thin for a [`ConvexPolygon`] to hold.
+    NoValidParts {
+        /// The corner of the piece that could not be made valid whose turn is nearest to
+        /// straight on or to a U-turn: usually the point to move.
+        index: usize,
+    },
 }
 
 impl fmt::Display for PolygonError {
@@ -104,6 +120,16 @@ impl fmt::Display for PolygonError {
             Self::SelfIntersecting { index } => write!(
                 f,
                 "the outline winds around more than once (crosses itself) at point {index}"
+            ),
+            Self::OutlineCrosses { first, second } => {
+                write!(
+                    f,
+                    "edges {first} and {second} of the outline cross or touch"
+                )
+            }
+            Self::NoValidParts { index } => write!(
+                f,
+                "the outline near point {index} is too sharp or thin to split into convex parts"
             ),
         }
     }

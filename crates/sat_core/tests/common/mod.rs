@@ -2,5 +2,6 @@
 //! generators.
 #![allow(dead_code, missing_docs)]
 
+pub mod outline_reference;
 pub mod reference;
 pub mod strategies;

@@ -1,0 +1,302 @@
+//! `convex_decomposition` refuses each kind of bad outline with its own error, and handles the
+//! edge cases met while building it.
+
+mod common;
+
+use common::outline_reference::area;
+use glam::{DVec2, Vec2};
+use sat_core::{
+    ConvexPolygon, MAX_OUTLINE_VERTICES, MAX_VERTICES, PolygonError, convex_decomposition,
+};
+
+fn v(x: f32, y: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+
+fn parts_area(points: &[Vec2]) -> f64 {
+    let parts = convex_decomposition(points.iter().copied()).unwrap();
+    parts
+        .parts()
+        .iter()
+        .map(|p| {
+            area(
+                &p.vertices()
+                    .iter()
+                    .map(|v| v.as_dvec2())
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .sum()
+}
+
+fn outline_area(points: &[Vec2]) -> f64 {
+    area(&points.iter().map(|v| v.as_dvec2()).collect::<Vec<DVec2>>())
+}
+
+#[test]
+fn too_few_and_too_many_points() {
+    assert_eq!(
+        convex_decomposition([]),
+        Err(PolygonError::TooFewPoints { count: 0 })
+    );
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(1.0, 0.0)]),
+        Err(PolygonError::TooFewPoints { count: 2 })
+    );
+    let n = MAX_OUTLINE_VERTICES + 1;
+    let circle = (0..n).map(|i| Vec2::from_angle(i as f32 / n as f32 * core::f32::consts::TAU));
+    assert_eq!(
+        convex_decomposition(circle),
+        Err(PolygonError::TooManyPoints {
+            count: n,
+            max: MAX_OUTLINE_VERTICES
+        })
+    );
+}
+
+#[test]
+fn non_finite_and_out_of_range() {
+    for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        assert_eq!(
+            convex_decomposition([v(0.0, 0.0), v(1.0, 0.0), v(1.0, 1.0), v(0.0, bad)]),
+            Err(PolygonError::NonFinite { index: 3 })
+        );
+    }
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(1.0e19, 0.0), v(1.0, 1.0)]),
+        Err(PolygonError::OutOfRange { index: 1 })
+    );
+}
+
+#[test]
+fn repeated_points() {
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(1.0, 0.0), v(1.0, 0.0), v(0.0, 1.0)]),
+        Err(PolygonError::DuplicatePoint { index: 2 })
+    );
+    // The last point repeating the first.
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(1.0, 0.0), v(0.0, 1.0), v(0.0, 0.0)]),
+        Err(PolygonError::DuplicatePoint { index: 0 })
+    );
+}
+
+#[test]
+fn zero_area() {
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(1.0, 0.0), v(2.0, 0.0)]),
+        Err(PolygonError::ZeroArea)
+    );
+    // A figure eight whose loops cancel out.
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(1.0, 1.0), v(1.0, 0.0), v(0.0, 1.0)]),
+        Err(PolygonError::ZeroArea)
+    );
+}
+
+#[test]
+fn crossing_touching_and_folding_outlines() {
+    // A lopsided bow tie: edge 0 crosses edge 2.
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(2.0, 2.0), v(2.0, 0.0), v(0.0, 1.0)]),
+        Err(PolygonError::OutlineCrosses {
+            first: 0,
+            second: 2
+        })
+    );
+    // Two triangles meeting at one corner (1, 1), visited twice: edges 1 and 4 touch there.
+    assert_eq!(
+        convex_decomposition([
+            v(0.0, 0.0),
+            v(2.0, 0.0),
+            v(1.0, 1.0),
+            v(2.0, 2.0),
+            v(0.0, 2.0),
+            v(1.0, 1.0),
+        ]),
+        Err(PolygonError::OutlineCrosses {
+            first: 1,
+            second: 4
+        })
+    );
+    // Edge 1 runs back along edge 0: a spike of no width.
+    assert_eq!(
+        convex_decomposition([v(0.0, 0.0), v(2.0, 0.0), v(1.0, 0.0), v(1.0, 1.0)]),
+        Err(PolygonError::OutlineCrosses {
+            first: 0,
+            second: 1
+        })
+    );
+    // A corner resting on a non-adjacent edge: point 4 lies on edge 0.
+    assert_eq!(
+        convex_decomposition([
+            v(0.0, 0.0),
+            v(4.0, 0.0),
+            v(4.0, 2.0),
+            v(3.0, 2.0),
+            v(2.0, 0.0),
+            v(1.0, 2.0),
+            v(0.0, 2.0),
+        ]),
+        Err(PolygonError::OutlineCrosses {
+            first: 0,
+            second: 3
+        })
+    );
+}
+
+#[test]
+fn needle_too_thin_for_a_part_is_refused() {
+    // A square with a needle 0.002 wide and 4000 long on its top-left corner: its tip turns by
+    // less than a convex polygon can hold.
+    let outline = [
+        v(0.0, 0.0),
+        v(1000.0, 0.0),
+        v(1000.0, 1000.0),
+        v(0.002, 1000.0),
+        v(0.001, 5000.0),
+        v(0.0, 1000.0),
+    ];
+    assert_eq!(
+        convex_decomposition(outline),
+        Err(PolygonError::NoValidParts { index: 4 })
+    );
+}
+
+#[test]
+fn collinear_points_are_dropped() {
+    let square = [
+        v(0.0, 0.0),
+        v(1.0, 0.0),
+        v(2.0, 0.0),
+        v(2.0, 1.0),
+        v(2.0, 2.0),
+        v(1.0, 2.0),
+        v(0.0, 2.0),
+        v(0.0, 1.0),
+    ];
+    let parts = convex_decomposition(square).unwrap();
+    assert_eq!(parts.len(), 1);
+    assert_eq!(
+        parts.parts()[0].vertices(),
+        &[v(0.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(0.0, 2.0)]
+    );
+    assert_eq!(parts.internal_edges(), &[0]);
+    // Clockwise, starting on a collinear point: stored as `ConvexPolygon::new` stores it.
+    let mut cw = square;
+    cw.reverse();
+    let parts = convex_decomposition(cw).unwrap();
+    assert_eq!(parts.parts(), &[ConvexPolygon::new(cw).unwrap()]);
+    assert_eq!(
+        parts.parts()[0].vertices(),
+        &[v(0.0, 0.0), v(2.0, 0.0), v(2.0, 2.0), v(0.0, 2.0)]
+    );
+}
+
+#[test]
+fn convex_outlines_beyond_the_corner_limit_are_split() {
+    let n = 20;
+    let circle: Vec<Vec2> = (0..n)
+        .map(|i| Vec2::from_angle(i as f32 / n as f32 * core::f32::consts::TAU) * 10.0)
+        .collect();
+    let parts = convex_decomposition(circle.iter().copied()).unwrap();
+    // 18 triangles' worth, at most 6 per part.
+    assert!(parts.len() >= 3);
+    assert!(
+        parts
+            .parts()
+            .iter()
+            .all(|p| p.vertices().len() <= MAX_VERTICES)
+    );
+    let (got, want) = (parts_area(&circle), outline_area(&circle));
+    assert!((got - want).abs() <= want * 1.0e-12, "{got} vs {want}");
+    // An octagon is one part with no internal edge.
+    let octagon: Vec<Vec2> = (0..8)
+        .map(|i| Vec2::from_angle(i as f32 / 8.0 * core::f32::consts::TAU))
+        .collect();
+    let one = convex_decomposition(octagon.iter().copied()).unwrap();
+    assert_eq!((one.len(), one.internal_edges()), (1, &[0u16][..]));
+    assert_eq!(one.parts()[0], ConvexPolygon::new(octagon).unwrap());
+}
+
+#[test]
+fn l_shape_in_either_winding_gives_the_same_parts() {
+    let l = [
+        v(0.0, 0.0),
+        v(2.0, 0.0),
+        v(2.0, 1.0),
+        v(1.0, 1.0),
+        v(1.0, 2.0),
+        v(0.0, 2.0),
+    ];
+    let ccw = convex_decomposition(l).unwrap();
+    let mut reversed = l;
+    reversed.reverse();
+    let cw = convex_decomposition(reversed).unwrap();
+    assert_eq!(ccw.len(), 2);
+    assert_eq!(cw.len(), 2);
+    let set = |p: &sat_core::ConvexParts| {
+        let mut v: Vec<Vec<(u32, u32)>> = p
+            .parts()
+            .iter()
+            .map(|q| {
+                let mut c: Vec<_> = q
+                    .vertices()
+                    .iter()
+                    .map(|v| (v.x.to_bits(), v.y.to_bits()))
+                    .collect();
+                c.sort();
+                c
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    assert_eq!(set(&ccw), set(&cw));
+    for parts in [&ccw, &cw] {
+        for (part, mask) in parts.iter() {
+            assert_eq!(mask.count_ones(), 1);
+            // The shared edge runs from the inner corner (1, 1) to (0, 0) or (2, 0)... one of
+            // the outline's corners across the L.
+            let k = mask.trailing_zeros() as usize;
+            let n = part.vertices().len();
+            let (a, b) = (part.vertices()[k], part.vertices()[(k + 1) % n]);
+            assert!(a == v(1.0, 1.0) || b == v(1.0, 1.0), "{a} {b}");
+        }
+    }
+}
+
+/// A tile outline whose straight runs were dropped as collinear: the diagonal from
+/// (121.39, 7.59) to (136.56, 22.76) passes within round-off of the corner (128.98, 15.17).
+/// Clipping that ear left the corner nearly on a later part's edge, where the part dropped it
+/// as collinear and lost a sliver of area.
+#[test]
+fn ear_whose_diagonal_grazes_a_corner_is_not_clipped() {
+    let t = 7.586924f32;
+    let grid = [
+        (0, 0),
+        (15, 0),
+        (15, 1),
+        (16, 1),
+        (16, 0),
+        (17, 0),
+        (17, 1),
+        (18, 1),
+        (18, 3),
+        (19, 3),
+        (19, 7),
+        (18, 7),
+        (18, 4),
+        (17, 4),
+        (17, 2),
+        (14, 2),
+        (14, 1),
+        (0, 1),
+    ];
+    let outline: Vec<Vec2> = grid
+        .iter()
+        .map(|&(x, y)| v(x as f32 * t, y as f32 * t))
+        .collect();
+    let (got, want) = (parts_area(&outline), outline_area(&outline));
+    assert!((got - want).abs() <= want * 1.0e-12, "{got} vs {want}");
+}

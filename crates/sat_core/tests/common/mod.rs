@@ -2,5 +2,6 @@
 //! generators.
 #![allow(dead_code, missing_docs)]
 
+pub mod checks;
 pub mod reference;
 pub mod strategies;

@@ -185,7 +185,7 @@ impl ShapeRef<'_> {
     /// ```
     /// # use sat_core::{AsShape, ConvexPolygon, Shape}; use glam::Vec2;
     /// let square = Shape::from(ConvexPolygon::rectangle(2.0, 2.0));
-    /// let mut moved = square;
+    /// let mut moved = square.clone();
     /// moved.translate(Vec2::new(3.0, 0.5));
     /// let axis = Vec2::X;
     /// assert_eq!(square.as_shape().project_moved(axis, Vec2::new(3.0, 0.5)), moved.as_shape().project(axis));

@@ -68,6 +68,13 @@ pub fn new_colliders(
             .fill(paint.0)
             .stroke((outline, 2.0))
             .build(),
+            SatShape::Large(polygon) => ShapeBuilder::with(&shapes::Polygon {
+                points: polygon.vertices().to_vec(),
+                closed: true,
+            })
+            .fill(paint.0)
+            .stroke((outline, 2.0))
+            .build(),
             SatShape::Circle(circle) => ShapeBuilder::with(&shapes::Circle {
                 radius: circle.radius(),
                 center: circle.center(),

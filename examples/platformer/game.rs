@@ -231,9 +231,9 @@ pub fn spawn_level(mut commands: Commands, level: Res<Level>, mut score: ResMut<
             ThingKind::Crate(size) => c
                 .spawn((rectangle(*size), Weak, Crate, at(0.0), Paint(CRATE)))
                 .id(),
-            ThingKind::Block(collider, color) => {
-                c.spawn((*collider, Mighty, at(0.0), Paint(*color))).id()
-            }
+            ThingKind::Block(collider, color) => c
+                .spawn((collider.clone(), Mighty, at(0.0), Paint(*color)))
+                .id(),
             ThingKind::Coin => {
                 coins += 1;
                 let collider = ConvexCollider::circle(8.0);

@@ -27,6 +27,7 @@ fn shade(color: Color, amount: f32) -> Color {
 fn outline(collider: &ConvexCollider) -> Vec<Vec2> {
     match collider.shape() {
         SatShape::Polygon(polygon) => polygon.vertices().to_vec(),
+        SatShape::Large(polygon) => polygon.vertices().to_vec(),
         SatShape::Circle(circle) => (0..48)
             .map(|i| {
                 let angle = i as f32 * core::f32::consts::TAU / 48.0;

@@ -30,7 +30,7 @@ use crate::contact_flags::ContactFlags;
 /// let bad = ConvexCollider::convex_polygon([Vec2::ZERO, Vec2::X]);
 /// assert!(bad.is_err());
 /// ```
-#[derive(Component, Reflect, Clone, Copy, Debug, PartialEq)]
+#[derive(Component, Reflect, Clone, Debug, PartialEq)]
 #[reflect(opaque)]
 #[reflect(Component, Clone, Debug, PartialEq, Default, Serialize, Deserialize)]
 #[require(Transform)]
@@ -75,12 +75,24 @@ impl ConvexCollider {
         }
     }
 
-    /// A convex polygon from its outline in local space, in either winding.
+    /// A convex polygon from its outline in local space, in either winding, of up to
+    /// [`MAX_POLYGON_VERTICES`](sat_core::MAX_POLYGON_VERTICES) (256) points: held inline when
+    /// its corners fit in [`MAX_VERTICES`](sat_core::MAX_VERTICES), else as a
+    /// [`LargePolygon`](sat_core::LargePolygon) (see [`Shape::polygon`]).
+    ///
+    /// ```
+    /// # use bevy_sat::prelude::*; use bevy::prelude::*;
+    /// let round_platform = ConvexCollider::convex_polygon(
+    ///     (0..24).map(|i| Vec2::from_angle(i as f32 * std::f32::consts::TAU / 24.0) * 40.0),
+    /// ).expect("a valid 24-gon");
+    /// assert_eq!(round_platform.shape().aabb().max.x, 40.0);
+    /// ```
     ///
     /// # Errors
-    /// The [`PolygonError`] of [`ConvexPolygon::new`].
+    /// The [`PolygonError`] of [`Shape::polygon`]: among others
+    /// [`PolygonError::TooManyVertices`] above 256 points.
     pub fn convex_polygon(points: impl IntoIterator<Item = Vec2>) -> Result<Self, PolygonError> {
-        ConvexPolygon::new(points).map(Self::from)
+        Shape::polygon(points).map(Self::from)
     }
 
     /// The local shape.

@@ -123,10 +123,8 @@ fn draw_colliders(
 /// Draws a placed shape's outline.
 fn outline(gizmos: &mut Gizmos, shape: &Shape, color: impl Into<Color>) {
     match shape {
-        Shape::Polygon(p) => {
-            let v = p.vertices();
-            gizmos.linestrip_2d(v.iter().copied().chain(v.first().copied()), color);
-        }
+        Shape::Polygon(p) => closed_strip(gizmos, p.vertices(), color),
+        Shape::Large(p) => closed_strip(gizmos, p.vertices(), color),
         Shape::Circle(c) => {
             gizmos.circle_2d(Isometry2d::from_translation(c.center()), c.radius(), color);
         }

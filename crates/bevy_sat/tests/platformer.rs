@@ -358,7 +358,10 @@ fn nothing_tunnels_at_5000_units_per_second() {
                         (ConvexCollider::rectangle(200.0, 2.0), Mighty, wall),
                     )
                 };
-                let bullet = spawn(&mut app, (*shape, Weak, Velocity(*direction * 5000.0)));
+                let bullet = spawn(
+                    &mut app,
+                    (shape.clone(), Weak, Velocity(*direction * 5000.0)),
+                );
                 app.update();
                 app.update();
                 let along = position(&app, bullet).dot(*direction);

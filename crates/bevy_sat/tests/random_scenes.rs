@@ -335,7 +335,10 @@ fn check_scene(scene: &Scene) -> Result<(), TestCaseError> {
         let state = |e: Entity| {
             let t = *world.get::<Transform>(e).expect("alive");
             let v = world.get::<Velocity>(e).map_or(Vec2::ZERO, |v| v.0);
-            let c = *world.get::<ConvexCollider>(e).expect("has a collider");
+            let c = world
+                .get::<ConvexCollider>(e)
+                .expect("has a collider")
+                .clone();
             (t, v, c)
         };
         for (kind, list) in [

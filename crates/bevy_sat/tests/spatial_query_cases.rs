@@ -268,9 +268,10 @@ fn shape_cast_exact_hit_and_start_overlapping() {
     let mut app = app();
     let wall = block(&mut app, 50.0, 0.0); // left face at x = 40
     app.update();
-    let probe = ConvexCollider::rectangle(4.0, 4.0);
+    // A fresh probe in each query (a collider is not `Copy`).
+    let probe = || ConvexCollider::rectangle(4.0, 4.0);
     let hit = run(&mut app, move |q| {
-        q.cast_shape(&probe, Vec2::ZERO, 0.0, Dir2::X, 100.0, &all())
+        q.cast_shape(&probe(), Vec2::ZERO, 0.0, Dir2::X, 100.0, &all())
     })
     .unwrap();
     assert_eq!(
@@ -280,14 +281,14 @@ fn shape_cast_exact_hit_and_start_overlapping() {
     assert_eq!(hit.point, Vec2::new(40.0, 0.0));
     // Already overlapping: distance 0.
     let inside = run(&mut app, move |q| {
-        q.cast_shape(&probe, Vec2::new(41.0, 0.0), 0.0, Dir2::X, 100.0, &all())
+        q.cast_shape(&probe(), Vec2::new(41.0, 0.0), 0.0, Dir2::X, 100.0, &all())
     })
     .unwrap();
     assert_eq!((inside.entity, inside.distance), (wall, 0.0));
     // Turned 45°: the diamond's corner reaches the face sqrt(8) units earlier than its centre.
     let turned = run(&mut app, move |q| {
         q.cast_shape(
-            &probe,
+            &probe(),
             Vec2::ZERO,
             std::f32::consts::FRAC_PI_4,
             Dir2::X,
@@ -304,7 +305,7 @@ fn shape_cast_exact_hit_and_start_overlapping() {
     // Moving away: nothing.
     assert!(
         run(&mut app, move |q| q.cast_shape(
-            &probe,
+            &probe(),
             Vec2::ZERO,
             0.0,
             Dir2::NEG_X,
@@ -314,7 +315,7 @@ fn shape_cast_exact_hit_and_start_overlapping() {
         .is_none()
     );
     let hits = run(&mut app, move |q| {
-        q.shape_hits(&probe, Vec2::ZERO, 0.0, Dir2::X, 100.0, 3, &all())
+        q.shape_hits(&probe(), Vec2::ZERO, 0.0, Dir2::X, 100.0, 3, &all())
     });
     assert_eq!(hits.len(), 1);
 }

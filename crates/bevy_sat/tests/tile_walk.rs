@@ -76,8 +76,8 @@ fn walk(shape: (&str, ConvexCollider), from: Vec2, top: f32, speed: f32, distanc
 fn boxes_and_circles_walk_the_solid_floor_both_ways_without_a_bump() {
     for shape in walkers() {
         for speed in SPEEDS {
-            walk(shape, Vec2::new(-620.0, 6.0), 0.0, speed, 1240.0);
-            walk(shape, Vec2::new(620.0, 6.0), 0.0, -speed, 1240.0);
+            walk(shape.clone(), Vec2::new(-620.0, 6.0), 0.0, speed, 1240.0);
+            walk(shape.clone(), Vec2::new(620.0, 6.0), 0.0, -speed, 1240.0);
         }
     }
 }
@@ -87,8 +87,8 @@ fn boxes_and_circles_walk_a_one_way_row_with_solid_cells_in_it_both_ways() {
     // The row runs from world x = -560 to 560; its top is at y = 64.
     for shape in walkers() {
         for speed in SPEEDS {
-            walk(shape, Vec2::new(-550.0, 70.0), 64.0, speed, 1100.0);
-            walk(shape, Vec2::new(550.0, 70.0), 64.0, -speed, 1100.0);
+            walk(shape.clone(), Vec2::new(-550.0, 70.0), 64.0, speed, 1100.0);
+            walk(shape.clone(), Vec2::new(550.0, 70.0), 64.0, -speed, 1100.0);
         }
     }
 }
@@ -113,7 +113,7 @@ fn boxes_and_circles_slide_up_and_down_a_ragged_wall_without_a_bump() {
             for (start, vy) in [(20.0, speed), (740.0, -speed)] {
                 let mut app = app();
                 let grid = wall(&mut app);
-                let body = moving(&mut app, collider, 54.0, start, Vec2::ZERO);
+                let body = moving(&mut app, collider.clone(), 54.0, start, Vec2::ZERO);
                 let steps = (700.0 / (speed * DT)).min(300.0) as usize;
                 let mut expected_y = start;
                 for step in 0..steps {

@@ -1,7 +1,9 @@
 //! Narrow phase: the cost of one query on one pair of shapes, sat_core against parry2d.
 //!
-//! Four pair types (box–box, hexagon–hexagon, octagon–octagon, box–circle), each 1 unit across,
-//! in a resting contact: A turned by 0.3 rad at the origin, B unrotated to its right and a
+//! Nine pair types, each 1 unit across: box–box, hexagon–hexagon, octagon–octagon, box–circle,
+//! and the shapes beyond polygons and circles: 32-gon–32-gon (a `LargePolygon`), capsule–box,
+//! capsule–capsule, rounded box–box (corner radius 0.1) and segment–box. Each pair is in a
+//! resting contact: A turned by 0.3 rad at the origin, B unrotated to its right and a
 //! little above, placed so that the penetration depth is 0.1 (10 % of the size). Per pair:
 //!
 //! - `sat_core/overlap`, `sat_core/collide` (normal, depth and clipped manifold) and
@@ -25,7 +27,9 @@ use parry2d::query::{
     self, ContactManifold, DefaultQueryDispatcher, PersistentQueryDispatcher, ShapeCastOptions,
 };
 use parry2d::shape::{Ball, ConvexPolygon as PConvexPolygon, Cuboid, SharedShape};
-use sat_core::{Circle, ConvexPolygon, Pose, Shape, collide, overlap, sweep};
+use sat_core::{
+    Capsule, Circle, ConvexPolygon, Pose, RoundedPolygon, Shape, collide, overlap, sweep,
+};
 
 mod common;
 
@@ -74,6 +78,50 @@ fn regular_shape(sides: usize) -> (Shape, SharedShape) {
     let parry = PConvexPolygon::from_convex_polyline(points).expect("a valid parry polygon");
     assert_eq!(parry.points().len(), sides);
     (polygon.into(), SharedShape::new(parry))
+}
+
+/// A regular polygon of more than 8 corners: a `LargePolygon` for sat_core.
+fn large_regular_shape(sides: usize) -> (Shape, SharedShape) {
+    let points: Vec<Vec2> = (0..sides)
+        .map(|i| Vec2::from_angle(i as f32 * core::f32::consts::TAU / sides as f32) * SIZE / 2.0)
+        .collect();
+    let shape = Shape::polygon(points.iter().copied()).expect("a valid polygon");
+    assert!(matches!(shape, Shape::Large(_)));
+    let parry = PConvexPolygon::from_convex_polyline(points.into_iter().map(pv).collect())
+        .expect("a valid parry polygon");
+    assert_eq!(parry.points().len(), sides);
+    (shape, SharedShape::new(parry))
+}
+
+/// A capsule 1 unit tall: a segment of 0.5 along y, radius 0.25.
+fn capsule_shape() -> (Shape, SharedShape) {
+    (
+        Capsule::vertical(SIZE / 4.0, SIZE / 2.0)
+            .expect("a valid capsule")
+            .into(),
+        SharedShape::capsule_y(SIZE / 4.0, SIZE / 4.0),
+    )
+}
+
+/// A 1 × 1 box with its corners rounded by 0.1.
+fn round_box_shape() -> (Shape, SharedShape) {
+    let radius = 0.1 * SIZE;
+    let half = SIZE / 2.0 - radius;
+    (
+        RoundedPolygon::round_rectangle(SIZE, SIZE, radius)
+            .expect("a valid rounded box")
+            .into(),
+        SharedShape::round_cuboid(half, half, radius),
+    )
+}
+
+/// A bare segment 1 unit long along x.
+fn segment_shape() -> (Shape, SharedShape) {
+    let (a, b) = (Vec2::new(-SIZE / 2.0, 0.0), Vec2::new(SIZE / 2.0, 0.0));
+    (
+        Capsule::segment(a, b).expect("a valid segment").into(),
+        SharedShape::segment(pv(a), pv(b)),
+    )
 }
 
 fn circle_shape() -> (Shape, SharedShape) {
@@ -281,6 +329,15 @@ fn narrow_phase(c: &mut Criterion) {
         Pair::new("hexagon-hexagon", regular_shape(6), regular_shape(6)),
         Pair::new("octagon-octagon", regular_shape(8), regular_shape(8)),
         Pair::new("box-circle", box_shape(), circle_shape()),
+        Pair::new(
+            "32gon-32gon",
+            large_regular_shape(32),
+            large_regular_shape(32),
+        ),
+        Pair::new("capsule-box", capsule_shape(), box_shape()),
+        Pair::new("capsule-capsule", capsule_shape(), capsule_shape()),
+        Pair::new("roundbox-box", round_box_shape(), box_shape()),
+        Pair::new("segment-box", segment_shape(), box_shape()),
     ];
     for pair in &pairs {
         bench_pair(c, pair);

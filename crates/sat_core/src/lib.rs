@@ -3,7 +3,10 @@
 //! 2D convex collision geometry built on the Separating Axis Theorem, with no engine attached:
 //!
 //! - validated shapes: [`ConvexPolygon`] (built only through constructors that check their
-//!   input), [`Circle`], and [`Shape`] holding either;
+//!   input; up to [`MAX_VERTICES`] corners, inline), [`LargePolygon`] (up to
+//!   [`MAX_POLYGON_VERTICES`], on the heap), [`Circle`], [`Capsule`] (also a bare segment),
+//!   [`RoundedPolygon`], and [`Shape`] holding any of them ([`Shape::polygon`] picks the polygon
+//!   that fits);
 //! - placing a local shape in the world ([`Pose`]: translation, rotation, non-uniform scale)
 //!   into a reusable buffer, and its [`Aabb`];
 //! - [`overlap`]: a yes/no test with an early exit;

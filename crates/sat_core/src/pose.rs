@@ -304,7 +304,10 @@ impl Shape {
     /// # Errors
     /// [`TransformError`] for a non-finite pose, a zero scale, or a result out of range.
     pub fn transformed(&self, pose: &Pose) -> Result<Shape, TransformError> {
-        let mut out = *self;
+        if let Shape::Large(local) = self {
+            return local.transformed(pose);
+        }
+        let mut out = self.clone();
         self.transform_into(pose, &mut out)?;
         Ok(out)
     }
@@ -347,6 +350,7 @@ impl Shape {
                 *out = Shape::Rounded(local.transformed(pose)?);
                 Ok(out.aabb())
             }
+            (Shape::Large(local), out) => local.transform_into(pose, out),
         }
     }
 }

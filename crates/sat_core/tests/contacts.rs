@@ -336,7 +336,7 @@ fn placement_scale_rotation_and_mirroring() {
     );
     // A reusable buffer: transform_into leaves it alone on error.
     let mut buffer = Shape::from(square);
-    let before = buffer;
+    let before = buffer.clone();
     assert!(
         Shape::from(square)
             .transform_into(&Pose::from_translation(v(f32::INFINITY, 0.0)), &mut buffer)

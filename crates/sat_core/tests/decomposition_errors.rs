@@ -47,7 +47,7 @@ fn too_few_and_too_many_points() {
     let circle = (0..n).map(|i| Vec2::from_angle(i as f32 / n as f32 * core::f32::consts::TAU));
     assert_eq!(
         convex_decomposition(circle),
-        Err(PolygonError::TooManyPoints {
+        Err(PolygonError::TooManyVertices {
             count: n,
             max: MAX_OUTLINE_VERTICES
         })

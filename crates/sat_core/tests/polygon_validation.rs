@@ -26,7 +26,7 @@ fn too_many_points() {
         .map(|i| Vec2::from_angle(i as f32 * core::f32::consts::TAU / (MAX_VERTICES + 3) as f32));
     assert_eq!(
         ConvexPolygon::new(circle),
-        Err(PolygonError::TooManyPoints {
+        Err(PolygonError::TooManyVertices {
             count: MAX_VERTICES + 3,
             max: MAX_VERTICES
         })

@@ -302,7 +302,7 @@ fn contained(local: &Shape, b: &Shape, angle: f32) -> Option<(Shape, Shape)> {
         .transformed(&Pose::new(Vec2::ZERO, angle, Vec2::splat(scale)))
         .ok()?;
     let inner = turned.transformed(&Pose::from_translation(centre)).ok()?;
-    Some((inner, *b))
+    Some((inner, b.clone()))
 }
 
 proptest! {

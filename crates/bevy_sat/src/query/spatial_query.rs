@@ -127,7 +127,7 @@ fn place(shape: &ConvexCollider, origin: Vec2, rotation: f32) -> Option<Shape> {
     }
     if rotation == 0.0 {
         // A translation keeps a valid shape valid: no need to check it again.
-        let mut placed = *shape.shape();
+        let mut placed = shape.shape().clone();
         placed.translate(origin);
         return placed.aabb().is_valid().then_some(placed);
     }

@@ -131,7 +131,7 @@ impl Body {
 
     /// The body's shape where it was at the start of the step.
     pub fn start_shape(&self) -> Shape {
-        let mut shape = self.shape;
+        let mut shape = self.shape.clone();
         shape.translate(-self.motion());
         shape
     }

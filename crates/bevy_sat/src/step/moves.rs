@@ -148,7 +148,7 @@ impl Moves {
     /// The shape of body `i` where resolution has moved it (a copy, when it has moved since the
     /// last [`Moves::apply_moves`]).
     pub fn shape_now(&self, bodies: &[Body], i: usize) -> Shape {
-        let mut shape = bodies[i].shape;
+        let mut shape = bodies[i].shape.clone();
         let pending = self.moved[i].pending;
         if pending != Vec2::ZERO {
             shape.translate(pending);

@@ -111,7 +111,7 @@ impl ConvexParts {
 ///
 /// # Errors
 /// The first problem found, in this order: more than [`MAX_OUTLINE_VERTICES`] points
-/// ([`PolygonError::TooManyPoints`]), a NaN or infinite coordinate
+/// ([`PolygonError::TooManyVertices`]), a NaN or infinite coordinate
 /// ([`NonFinite`](PolygonError::NonFinite)) or one beyond
 /// [`MAX_COORDINATE`](crate::MAX_COORDINATE) ([`OutOfRange`](PolygonError::OutOfRange)),
 /// fewer than 3 points ([`TooFewPoints`](PolygonError::TooFewPoints)), a point repeating the

@@ -59,7 +59,7 @@ pub(super) fn checked_outline(
         count += 1;
     }
     if count > MAX_OUTLINE_VERTICES {
-        return Err(PolygonError::TooManyPoints {
+        return Err(PolygonError::TooManyVertices {
             count,
             max: MAX_OUTLINE_VERTICES,
         });

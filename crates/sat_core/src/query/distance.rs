@@ -70,27 +70,48 @@ pub fn distance<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> Optio
 
 /// A shape's core, in `f64`: its corners, whether consecutive corners are joined by edges (a
 /// closed outline), and their outward unit normals when they are. A segment is a closed
-/// outline of two corners: its two sides are its edges.
-pub(crate) struct Core {
-    pub(crate) points: [DVec2; crate::MAX_VERTICES],
-    pub(crate) normals: [Vec2; crate::MAX_VERTICES],
+/// outline of two corners: its two sides are its edges. A small core is held here; a
+/// [`LargePolygon`](crate::LargePolygon)'s is read where it is.
+pub(crate) struct Core<'a> {
+    inline_points: [DVec2; crate::MAX_VERTICES],
+    inline_normals: [Vec2; crate::MAX_VERTICES],
+    /// A large polygon's corners and normals, in place of the inline ones.
+    wide: Option<(&'a [DVec2], &'a [Vec2])>,
     pub(crate) len: usize,
     pub(crate) closed: bool,
 }
 
-impl Core {
+impl Core<'_> {
+    /// The corners.
+    #[inline]
     pub(crate) fn points(&self) -> &[DVec2] {
-        &self.points[..self.len]
+        match self.wide {
+            Some((points, _)) => points,
+            None => &self.inline_points[..self.len],
+        }
+    }
+
+    /// The outward unit normals of the edges (meaningful for a closed outline).
+    #[inline]
+    pub(crate) fn normals(&self) -> &[Vec2] {
+        match self.wide {
+            Some((_, normals)) => normals,
+            None => &self.inline_normals[..self.len],
+        }
+    }
+
+    /// Whether the core is a large polygon's, whose extents are found by walking its corners
+    /// (see [`least_overlap`](super::rounded::least_overlap)).
+    #[inline]
+    pub(crate) fn is_large(&self) -> bool {
+        self.wide.is_some()
     }
 
     /// Edge `i`: its start, its vector and its outward unit normal.
     pub(crate) fn edge(&self, i: usize) -> (DVec2, DVec2, Vec2) {
-        let start = self.points[i];
-        (
-            start,
-            self.points[(i + 1) % self.len] - start,
-            self.normals[i],
-        )
+        let points = self.points();
+        let start = points[i];
+        (start, points[(i + 1) % self.len] - start, self.normals()[i])
     }
 
     /// How many edges there are: 0 for a point.
@@ -100,37 +121,44 @@ impl Core {
 }
 
 /// The core and the radius of a shape.
-pub(crate) fn core_of(shape: ShapeRef<'_>) -> (Core, f64) {
+pub(crate) fn core_of(shape: ShapeRef<'_>) -> (Core<'_>, f64) {
     let mut core = Core {
-        points: [DVec2::ZERO; crate::MAX_VERTICES],
-        normals: [Vec2::ZERO; crate::MAX_VERTICES],
+        inline_points: [DVec2::ZERO; crate::MAX_VERTICES],
+        inline_normals: [Vec2::ZERO; crate::MAX_VERTICES],
+        wide: None,
         len: 0,
         closed: false,
     };
     match shape {
         ShapeRef::Polygon(p) => {
-            for (slot, v) in core.points.iter_mut().zip(p.vertices()) {
+            for (slot, v) in core.inline_points.iter_mut().zip(p.vertices()) {
                 *slot = v.as_dvec2();
             }
-            core.normals = p.normals;
+            core.inline_normals = p.normals;
+            core.len = p.vertices().len();
+            core.closed = true;
+            (core, 0.0)
+        }
+        ShapeRef::Large(p) => {
+            core.wide = Some((p.wide(), p.normals()));
             core.len = p.vertices().len();
             core.closed = true;
             (core, 0.0)
         }
         ShapeRef::Circle(c) => {
-            core.points[0] = c.center.as_dvec2();
+            core.inline_points[0] = c.center.as_dvec2();
             core.len = 1;
             (core, f64::from(c.radius))
         }
         ShapeRef::Capsule(c) => {
             let (start, end) = (c.start.as_dvec2(), c.end.as_dvec2());
-            core.points[0] = start;
+            core.inline_points[0] = start;
             core.len = 1;
             // Ends merged by round-off leave a point.
             if let Some(side) = (end - start).perp().try_normalize() {
                 let side = -side.as_vec2(); // the right-hand side of start → end
-                core.points[1] = end;
-                core.normals[..2].copy_from_slice(&[side, -side]);
+                core.inline_points[1] = end;
+                core.inline_normals[..2].copy_from_slice(&[side, -side]);
                 core.len = 2;
                 core.closed = true;
             }
@@ -206,12 +234,12 @@ fn nearest_of_outlines(a: &Core, b: &Core, best: &mut Nearest) {
         let corner = b_pts[bi] - a_pts[aj];
         if take_b {
             let s = fraction_nearest_origin(corner, b_edge);
-            let normal = (s > 0.0 && s < 1.0).then(|| -b.normals[bi]);
+            let normal = (s > 0.0 && s < 1.0).then(|| -b.normals()[bi]);
             best.consider(a_pts[aj], b_pts[bi] + b_edge * s, normal);
             i += 1;
         } else {
             let s = fraction_nearest_origin(corner, -a_edge);
-            let normal = (s > 0.0 && s < 1.0).then_some(a.normals[aj]);
+            let normal = (s > 0.0 && s < 1.0).then_some(a.normals()[aj]);
             best.consider(a_pts[aj] + a_edge * s, b_pts[bi], normal);
             j += 1;
         }

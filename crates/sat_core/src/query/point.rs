@@ -3,7 +3,7 @@
 use glam::{DVec2, Vec2};
 
 use super::rounded_point::project_on_rounded;
-use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
+use crate::shape::{AsShape, Circle, PolygonView, ShapeRef};
 
 /// The point of a shape's boundary nearest to a point: the answer of [`project_point`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -39,13 +39,8 @@ pub fn contains_point<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> bool {
     }
     let point = point.as_dvec2();
     match shape.as_shape() {
-        ShapeRef::Polygon(p) => {
-            is_corner(p, point)
-                || (0..p.vertices().len()).all(|i| {
-                    let (start, edge) = edge_of(p, i);
-                    outside_edge(start, edge, point) <= 0.0
-                })
-        }
+        ShapeRef::Polygon(p) => contains_in(p.view(), point),
+        ShapeRef::Large(p) => contains_in(p.view(), point),
         ShapeRef::Circle(c) => {
             (point - c.center.as_dvec2()).length_squared()
                 <= f64::from(c.radius) * f64::from(c.radius)
@@ -108,7 +103,8 @@ pub fn point_distance<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> Option<f32
 /// The nearest boundary point of any shape to `point`, and whether `point` is inside.
 fn project_on(shape: ShapeRef<'_>, point: DVec2) -> (DVec2, bool) {
     match shape {
-        ShapeRef::Polygon(p) => project_on_polygon(p, point),
+        ShapeRef::Polygon(p) => project_on_polygon(p.view(), point),
+        ShapeRef::Large(p) => project_on_polygon(p.view(), point),
         ShapeRef::Circle(c) => project_on_circle(c, point),
         rounded => project_on_rounded(rounded, point).unwrap_or((point, false)),
     }
@@ -117,12 +113,21 @@ fn project_on(shape: ShapeRef<'_>, point: DVec2) -> (DVec2, bool) {
 /// Edge `i` of a polygon in `f64`: its start and its vector (exact for `f32` vertices of
 /// similar size).
 #[inline]
-pub(crate) fn edge_of(p: &ConvexPolygon, i: usize) -> (DVec2, DVec2) {
+pub(crate) fn edge_of(p: PolygonView<'_>, i: usize) -> (DVec2, DVec2) {
     let start = p.vertices[i].as_dvec2();
     (
         start,
-        p.vertices()[(i + 1) % p.vertices().len()].as_dvec2() - start,
+        p.vertices[(i + 1) % p.vertices.len()].as_dvec2() - start,
     )
+}
+
+/// Whether a polygon holds `point` (its boundary included).
+fn contains_in(p: PolygonView<'_>, point: DVec2) -> bool {
+    is_corner(p, point)
+        || (0..p.vertices.len()).all(|i| {
+            let (start, edge) = edge_of(p, i);
+            outside_edge(start, edge, point) <= 0.0
+        })
 }
 
 /// How far `point` lies outside the line of the edge `start + edge`, times the edge's length:
@@ -135,8 +140,8 @@ pub(crate) fn outside_edge(start: DVec2, edge: DVec2, point: DVec2) -> f64 {
 /// Whether `point` is one of the polygon's corners, which are on its boundary by definition:
 /// a placed polygon's corners are rounded to `f32`, so a corner next to a nearly straight one
 /// can lie a round-off outside a neighbouring edge's line.
-fn is_corner(p: &ConvexPolygon, point: DVec2) -> bool {
-    p.vertices().iter().any(|v| v.as_dvec2() == point)
+fn is_corner(p: PolygonView<'_>, point: DVec2) -> bool {
+    p.vertices.iter().any(|v| v.as_dvec2() == point)
 }
 
 /// The point of segment `start + edge` nearest to `point`.
@@ -146,39 +151,28 @@ pub(crate) fn nearest_on_segment(start: DVec2, edge: DVec2, point: DVec2) -> DVe
     start + edge * along
 }
 
-/// The nearest boundary point of a polygon to `point`, and whether `point` is inside.
+/// The nearest boundary point of a polygon to `point`, and whether `point` is inside: the
+/// nearest point over all edges, inside or out.
 ///
-/// Inside, it is the foot on the edge whose line is nearest (that foot always lies on the edge
-/// itself in a convex polygon); outside, the nearest point over all edges.
-pub(crate) fn project_on_polygon(p: &ConvexPolygon, point: DVec2) -> (DVec2, bool) {
+/// (Inside, the foot on the edge whose line is nearest is the same point in exact arithmetic,
+/// but where nearly collinear edges tie, a very short edge's line, whose direction is mostly
+/// the round-off of its `f32` corners, can win by a hair with its foot far beyond its ends.)
+pub(crate) fn project_on_polygon(p: PolygonView<'_>, point: DVec2) -> (DVec2, bool) {
     if is_corner(p, point) {
         return (point, true);
     }
-    let n = p.vertices().len();
-    // The edge whose line the point is least inside of (or most outside of), and by how much.
-    let mut least_inside = (f64::NEG_INFINITY, 0);
     let mut nearest = (f64::INFINITY, point);
     let mut inside = true;
-    for i in 0..n {
+    for i in 0..p.vertices.len() {
         let (start, edge) = edge_of(p, i);
-        let outside = outside_edge(start, edge, point);
-        inside &= outside <= 0.0;
-        let scaled = outside / edge.length();
-        if scaled > least_inside.0 {
-            least_inside = (scaled, i);
-        }
+        inside &= outside_edge(start, edge, point) <= 0.0;
         let on = nearest_on_segment(start, edge, point);
         let squared = on.distance_squared(point);
         if squared < nearest.0 {
             nearest = (squared, on);
         }
     }
-    if inside {
-        let (start, edge) = edge_of(p, least_inside.1);
-        (nearest_on_segment(start, edge, point), true)
-    } else {
-        (nearest.1, false)
-    }
+    (nearest.1, inside)
 }
 
 /// The nearest point of a circle to `point`, and whether `point` is inside. From the centre,

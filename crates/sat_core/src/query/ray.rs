@@ -7,7 +7,7 @@
 use glam::{DVec2, Vec2};
 
 use super::point::{edge_of, outside_edge};
-use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
+use crate::shape::{AsShape, Circle, PolygonView, ShapeRef};
 
 /// Where a ray meets a shape: the answer of [`cast_ray`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,7 +71,8 @@ pub fn cast_ray<S: AsShape + ?Sized>(
 ) -> Option<RayHit> {
     let ray = Ray::new(origin, direction, max_distance)?;
     let span = match shape.as_shape() {
-        ShapeRef::Polygon(p) => polygon_span(p, &ray),
+        ShapeRef::Polygon(p) => polygon_span(p.view(), &ray),
+        ShapeRef::Large(p) => polygon_span(p.view(), &ray),
         ShapeRef::Circle(c) => circle_span(c, &ray),
         rounded => super::rounded_point::rounded_span(rounded, &ray),
     }?;
@@ -169,8 +170,8 @@ impl Span {
 /// The span of a ray in a polygon, by clipping its line against each edge's half-plane
 /// (Cyrus–Beck) in `f64`, far finer than the `f32` input: exact for an axis-aligned edge, so an
 /// origin on such an edge's line and a direction along it give exactly 0.
-pub(crate) fn polygon_span(p: &ConvexPolygon, ray: &Ray) -> Option<Span> {
-    let vertices = p.vertices();
+pub(crate) fn polygon_span(p: PolygonView<'_>, ray: &Ray) -> Option<Span> {
+    let vertices = p.vertices;
     let n = vertices.len();
     // Per side: (t, how head-on the edge is met, edge index). The entry is the latest
     // entering edge, the exit the earliest leaving one.

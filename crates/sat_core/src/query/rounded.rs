@@ -62,9 +62,10 @@ pub(crate) fn rounded_contact(a: ShapeRef<'_>, b: ShapeRef<'_>, margin: f32) -> 
 /// line joining them.
 pub(crate) fn least_overlap(a: &Core, b: &Core) -> (DVec2, f64) {
     let mut best = (DVec2::Y, f64::NEG_INFINITY);
+    let (mut walk_a, mut walk_b) = (Walk::default(), Walk::default());
     let mut weigh = |axis: DVec2| {
-        let (a_min, a_max) = extent(a, axis);
-        let (b_min, b_max) = extent(b, axis);
+        let (a_min, a_max) = extent(a, axis, &mut walk_a);
+        let (b_min, b_max) = extent(b, axis, &mut walk_b);
         let (ahead, behind) = (b_min - a_max, a_min - b_max);
         let (axis, separation) = if ahead >= behind {
             (axis, ahead)
@@ -76,31 +77,90 @@ pub(crate) fn least_overlap(a: &Core, b: &Core) -> (DVec2, f64) {
         }
     };
     for core in [a, b] {
-        for i in 0..core.edges() {
-            weigh(core.normals[i].as_dvec2());
+        for normal in &core.normals()[..core.edges()] {
+            weigh(normal.as_dvec2());
         }
         if core.len == 2
-            && let Some(along) = (core.points[1] - core.points[0]).try_normalize()
+            && let Some(along) = (core.points()[1] - core.points()[0]).try_normalize()
         {
             weigh(along);
         }
     }
     if best.1 == f64::NEG_INFINITY {
         // Two points: their distance, along the line joining them (+y when they coincide).
-        let offset = b.points[0] - a.points[0];
+        let offset = b.points()[0] - a.points()[0];
         return (offset.try_normalize().unwrap_or(DVec2::Y), offset.length());
     }
     best
 }
 
+/// Where a large core's lowest and highest corners were on the last axis weighed, and that
+/// axis: the next extent is found by walking from them.
+#[derive(Clone, Copy, Default)]
+struct Walk {
+    low: usize,
+    high: usize,
+    axis: Option<DVec2>,
+}
+
 /// The lowest and highest projection of a core's corners on `axis`.
-fn extent(core: &Core, axis: DVec2) -> (f64, f64) {
-    core.points()
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
-            let d = p.dot(axis);
-            (lo.min(d), hi.max(d))
-        })
+///
+/// A small core's corners are all read. A large polygon's are walked: the axes come in runs
+/// that turn steadily (one polygon's edge normals in order), so its lowest and highest corners
+/// on the next axis are a few steps on from the last ones, uphill all the way (a convex outline
+/// projects as one rise and one fall). When the axis turned by a right angle or more since the
+/// last, or there was none, every corner is read: a walk from far away could start on the
+/// flat where round-off of nearly collinear corners makes small false peaks.
+fn extent(core: &Core, axis: DVec2, walk: &mut Walk) -> (f64, f64) {
+    let points = core.points();
+    if !core.is_large() {
+        return points
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| {
+                let d = p.dot(axis);
+                (lo.min(d), hi.max(d))
+            });
+    }
+    match walk.axis {
+        Some(last) if last.dot(axis) > 0.0 => {
+            walk.low = climb(points, walk.low, -axis);
+            walk.high = climb(points, walk.high, axis);
+        }
+        _ => {
+            let (mut low, mut high) = (0, 0);
+            for (i, p) in points.iter().enumerate() {
+                let d = p.dot(axis);
+                if d < points[low].dot(axis) {
+                    low = i;
+                }
+                if d > points[high].dot(axis) {
+                    high = i;
+                }
+            }
+            (walk.low, walk.high) = (low, high);
+        }
+    }
+    walk.axis = Some(axis);
+    (points[walk.low].dot(axis), points[walk.high].dot(axis))
+}
+
+/// From corner `k`, the corner reached by stepping to a neighbour farther along `direction`
+/// while there is one: the farthest corner of a convex outline.
+fn climb(points: &[DVec2], mut k: usize, direction: DVec2) -> usize {
+    let n = points.len();
+    let mut here = points[k].dot(direction);
+    for step in [1, n - 1] {
+        // At most once round the outline: the values only rise.
+        for _ in 0..n {
+            let next = (k + step) % n;
+            let there = points[next].dot(direction);
+            if there <= here {
+                break;
+            }
+            (k, here) = (next, there);
+        }
+    }
+    k
 }
 
 /// The part of a core farthest along the unit `direction`: an edge (its two ends) when one
@@ -113,22 +173,53 @@ pub(crate) fn farthest_feature(core: &Core, direction: DVec2) -> (DVec2, DVec2) 
             best = i;
         }
     }
-    let corner = points[best];
+    feature_at(core, best, direction)
+}
+
+/// [`farthest_feature`] for a large polygon's core, among the corners within `band` of the
+/// farthest along `direction`: the one nearest to `near` (the other shape's feature).
+///
+/// A large polygon's `f32` corners are convex only up to their round-off: where many nearly
+/// collinear edges make a long, almost flat stretch, its farthest corner can lie anywhere
+/// along it by a round-off, far from where the other shape touches.
+fn farthest_feature_near(core: &Core, direction: DVec2, band: f64, near: DVec2) -> (DVec2, DVec2) {
+    let points = core.points();
+    let top = points
+        .iter()
+        .fold(f64::NEG_INFINITY, |top, p| top.max(p.dot(direction)));
+    let mut best = (f64::INFINITY, 0);
+    for (i, p) in points.iter().enumerate() {
+        let distance = p.distance_squared(near);
+        if p.dot(direction) >= top - band && distance < best.0 {
+            best = (distance, i);
+        }
+    }
+    feature_at(core, best.1, direction)
+}
+
+/// The feature of a core at corner `best` facing `direction`: an edge out of or into it when
+/// one faces that way within [`FACE`], else the corner (twice).
+fn feature_at(core: &Core, best: usize, direction: DVec2) -> (DVec2, DVec2) {
+    let corner = core.points()[best];
     if core.edges() == 0 {
         return (corner, corner);
     }
     let n = core.len;
     let faces = |i: usize| {
-        let normal = core.normals[i].as_dvec2();
+        let normal = core.normals()[i].as_dvec2();
         normal.dot(direction) > 0.0 && normal.perp_dot(direction).abs() <= FACE
     };
     let before = (best + n - 1) % n;
-    if faces(best) {
-        (corner, core.points[(best + 1) % n])
-    } else if faces(before) {
-        (core.points[before], corner)
-    } else {
-        (corner, corner)
+    // Of the two edges at the corner, the one facing `direction` more squarely: on a polygon of
+    // many corners both may be within the tolerance, and the other one's far end can lie well
+    // short of the contact.
+    let alignment = |i: usize| core.normals()[i].as_dvec2().dot(direction);
+    let after_first = alignment(best) >= alignment(before);
+    match (faces(best), faces(before)) {
+        (true, false) | (true, true) if after_first => (corner, core.points()[(best + 1) % n]),
+        (_, true) => (core.points()[before], corner),
+        (true, false) => (corner, core.points()[(best + 1) % n]),
+        (false, false) => (corner, corner),
     }
 }
 
@@ -155,8 +246,22 @@ impl Sides {
     /// than the other by more than round-off is dropped.
     fn points(&self, a: &Core, b: &Core, depth: f32) -> Contact {
         let normal = self.normal.as_vec2();
-        let (a0, a1) = farthest_feature(a, self.normal);
-        let (b0, b1) = farthest_feature(b, -self.normal);
+        let (mut a0, mut a1) = farthest_feature(a, self.normal);
+        let (mut b0, mut b1) = farthest_feature(b, -self.normal);
+        if a.is_large() || b.is_large() {
+            // The round-off of the corners' `f32` coordinates: a large polygon's corners this
+            // close to its farthest may be where the other touches.
+            let size = [a0, a1, b0, b1]
+                .iter()
+                .fold(1.0f64, |m, p| m.max(p.abs().max_element()));
+            let band = 8.0 * f64::from(f32::EPSILON) * size;
+            if a.is_large() {
+                (a0, a1) = farthest_feature_near(a, self.normal, band, (b0 + b1) * 0.5);
+            }
+            if b.is_large() {
+                (b0, b1) = farthest_feature_near(b, -self.normal, band, (a0 + a1) * 0.5);
+            }
+        }
         if a0 == a1 || b0 == b1 {
             // A corner of either touches the other: the corner, and the nearest point of the
             // other's feature to it.

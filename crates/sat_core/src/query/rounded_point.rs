@@ -24,7 +24,7 @@ pub(crate) fn project_on_rounded(shape: ShapeRef<'_>, point: DVec2) -> Option<(D
     // the core (no line from one to the other to follow).
     let (nearest, normal_at) = match shape {
         ShapeRef::Rounded(r) => {
-            let (foot, inside) = project_on_polygon(&r.core, point);
+            let (foot, inside) = project_on_polygon(r.core.view(), point);
             if inside {
                 (foot, Some(nearest_edge_normal(&core, point)))
             } else {
@@ -32,9 +32,9 @@ pub(crate) fn project_on_rounded(shape: ShapeRef<'_>, point: DVec2) -> Option<(D
             }
         }
         _ => {
-            let start = core.points[0];
+            let start = core.points()[0];
             let edge = if core.len == 2 {
-                core.points[1] - start
+                core.points()[1] - start
             } else {
                 DVec2::ZERO
             };
@@ -44,7 +44,7 @@ pub(crate) fn project_on_rounded(shape: ShapeRef<'_>, point: DVec2) -> Option<(D
                 nearest_on_segment(start, edge, point)
             };
             let side = if core.len == 2 {
-                core.normals[0].as_dvec2()
+                core.normals()[0].as_dvec2()
             } else {
                 DVec2::Y
             };
@@ -117,13 +117,13 @@ pub(crate) fn rounded_span(shape: ShapeRef<'_>, ray: &Ray) -> Option<Span> {
     if core.edges() == 0 {
         // A segment whose ends merged by round-off: a disc (or a point).
         let disc = Circle {
-            center: core.points[0].as_vec2(),
+            center: core.points()[0].as_vec2(),
             radius: radius_f32.max(f32::MIN_POSITIVE),
         };
         join(circle_span(&disc, ray));
     }
     if let ShapeRef::Rounded(r) = shape {
-        join(polygon_span(&r.core, ray));
+        join(polygon_span(r.core.view(), ray));
     }
     union
 }

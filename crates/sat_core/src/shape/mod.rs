@@ -1,26 +1,34 @@
-//! The shapes: [`ConvexPolygon`], [`Circle`], the rounded ones ([`Capsule`], which is also a
-//! bare segment, and [`RoundedPolygon`]), and [`Shape`], which holds any of them.
+//! The shapes: [`ConvexPolygon`] (inline, up to [`MAX_VERTICES`] corners) and [`LargePolygon`]
+//! (on the heap, up to [`MAX_POLYGON_VERTICES`]), [`Circle`], the rounded ones ([`Capsule`],
+//! which is also a bare segment, and [`RoundedPolygon`]), and [`Shape`], which holds any of
+//! them.
 
 mod circle;
 mod lanes;
+mod large;
 mod outline;
 mod polygon;
 mod rounded;
 mod rounded_placement;
 #[cfg(feature = "serde")]
 mod serde_impls;
+mod view;
 
 pub use circle::*;
 pub(crate) use lanes::aabb_of;
+pub use large::*;
 pub use polygon::*;
 pub use rounded::*;
 pub(crate) use rounded_placement::rounded_radius;
+pub(crate) use view::PolygonView;
 
 use glam::Vec2;
 
 use crate::Aabb;
 
 /// Any kind of convex shape, so one collider type can hold any of them.
+///
+/// Cloning is a copy of the inline shapes; a [`LargePolygon`]'s data is shared.
 ///
 /// ```
 /// # use sat_core::{Shape, ConvexPolygon, Circle, collide}; use glam::Vec2;
@@ -30,10 +38,10 @@ use crate::Aabb;
 /// assert_eq!(contact.normal, Vec2::NEG_Y);
 /// assert!((contact.depth - 0.1).abs() < 1e-6);
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // shapes live inline on purpose: no allocation per body
 pub enum Shape {
-    /// A convex polygon.
+    /// A convex polygon of up to [`MAX_VERTICES`] corners, inline.
     Polygon(ConvexPolygon),
     /// A circle.
     Circle(Circle),
@@ -41,6 +49,8 @@ pub enum Shape {
     Capsule(Capsule),
     /// A convex polygon with rounded corners.
     Rounded(RoundedPolygon),
+    /// A convex polygon of more corners than [`MAX_VERTICES`], on the heap.
+    Large(LargePolygon),
 }
 
 impl From<Capsule> for Shape {
@@ -78,11 +88,13 @@ pub enum ShapeRef<'a> {
     Capsule(&'a Capsule),
     /// A convex polygon with rounded corners.
     Rounded(&'a RoundedPolygon),
+    /// A convex polygon of more corners than [`MAX_VERTICES`], on the heap.
+    Large(&'a LargePolygon),
 }
 
 /// Anything the queries ([`overlap`](crate::overlap), [`collide`](crate::collide),
-/// [`sweep`](crate::sweep)) accept: [`ConvexPolygon`], [`Circle`], [`Capsule`],
-/// [`RoundedPolygon`] and [`Shape`].
+/// [`sweep`](crate::sweep)) accept: [`ConvexPolygon`], [`LargePolygon`], [`Circle`],
+/// [`Capsule`], [`RoundedPolygon`] and [`Shape`].
 pub trait AsShape {
     /// The shape as a borrowed view.
     fn as_shape(&self) -> ShapeRef<'_>;
@@ -116,6 +128,13 @@ impl AsShape for RoundedPolygon {
     }
 }
 
+impl AsShape for LargePolygon {
+    #[inline]
+    fn as_shape(&self) -> ShapeRef<'_> {
+        ShapeRef::Large(self)
+    }
+}
+
 impl AsShape for Shape {
     #[inline]
     fn as_shape(&self) -> ShapeRef<'_> {
@@ -124,6 +143,7 @@ impl AsShape for Shape {
             Self::Circle(c) => ShapeRef::Circle(c),
             Self::Capsule(c) => ShapeRef::Capsule(c),
             Self::Rounded(r) => ShapeRef::Rounded(r),
+            Self::Large(p) => ShapeRef::Large(p),
         }
     }
 }
@@ -143,6 +163,7 @@ impl ShapeRef<'_> {
             Self::Circle(c) => Shape::Circle(*c),
             Self::Capsule(c) => Shape::Capsule(*c),
             Self::Rounded(r) => Shape::Rounded(*r),
+            Self::Large(p) => Shape::Large((*p).clone()),
         }
     }
 
@@ -154,6 +175,7 @@ impl ShapeRef<'_> {
             Self::Circle(c) => c.project(axis),
             Self::Capsule(c) => c.project(axis),
             Self::Rounded(r) => r.project(axis),
+            Self::Large(p) => p.project(axis),
         }
     }
 
@@ -163,7 +185,7 @@ impl ShapeRef<'_> {
     /// ```
     /// # use sat_core::{AsShape, ConvexPolygon, Shape}; use glam::Vec2;
     /// let square = Shape::from(ConvexPolygon::rectangle(2.0, 2.0));
-    /// let mut moved = square;
+    /// let mut moved = square.clone();
     /// moved.translate(Vec2::new(3.0, 0.5));
     /// let axis = Vec2::X;
     /// assert_eq!(square.as_shape().project_moved(axis, Vec2::new(3.0, 0.5)), moved.as_shape().project(axis));
@@ -184,6 +206,7 @@ impl ShapeRef<'_> {
                 let (lo, hi) = r.core.project_moved(axis, offset);
                 (lo - r.radius, hi + r.radius)
             }
+            Self::Large(p) => p.project_moved(axis, offset),
         }
     }
 
@@ -207,6 +230,7 @@ impl ShapeRef<'_> {
                     max: core.max + Vec2::splat(r.radius),
                 }
             }
+            Self::Large(p) => p.aabb(),
         }
     }
 
@@ -218,6 +242,7 @@ impl ShapeRef<'_> {
             Self::Circle(c) => c.center,
             Self::Capsule(c) => (c.start + c.end) * 0.5,
             Self::Rounded(r) => r.core.centroid,
+            Self::Large(p) => p.centroid(),
         }
     }
 }
@@ -251,6 +276,7 @@ impl Shape {
                 c.end += offset;
             }
             Self::Rounded(r) => r.core.translate(offset),
+            Self::Large(p) => p.translate(offset),
         }
     }
 }

@@ -23,6 +23,17 @@ pub(super) fn sanitize_size(size: f32) -> f32 {
 
 /// Validates finite, in-range input points (3 to `MAX_VERTICES` of them) and builds the polygon.
 pub(super) fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, PolygonError> {
+    let (corners, len) = valid_corners::<MAX_VERTICES>(input)?;
+    Ok(polygon_from_corners(&corners[..len]))
+}
+
+/// Validates finite, in-range input points (3 to `N` of them) and returns the polygon's
+/// corners, counter-clockwise with the collinear points removed, in the first `len` slots.
+/// `N` is the capacity: [`MAX_VERTICES`] for an inline polygon, more for a
+/// [`LargePolygon`](super::LargePolygon), so that the small case keeps its small arrays.
+pub(super) fn valid_corners<const N: usize>(
+    input: &[DVec2],
+) -> Result<([DVec2; N], usize), PolygonError> {
     let n = input.len();
     let (lo, hi) = input
         .iter()
@@ -46,13 +57,13 @@ pub(super) fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, Polygon
         return Err(PolygonError::ZeroArea);
     }
     // Counter-clockwise order (the first point stays first), remembering each point's input index for error messages.
-    let mut order = [0usize; MAX_VERTICES];
+    let mut order = [0usize; N];
     for (i, slot) in order.iter_mut().take(n).enumerate() {
         *slot = if twice_area > 0.0 { i } else { (n - i) % n };
     }
     // Turns: left is convex, straight-on is collinear (removed), right or a U-turn is concave.
-    let mut keep = [false; MAX_VERTICES];
-    let mut turns = [0.0; MAX_VERTICES];
+    let mut keep = [false; N];
+    let mut turns = [0.0; N];
     for k in 0..n {
         let prev = input[order[(k + n - 1) % n]];
         let here = input[order[k]];
@@ -75,22 +86,42 @@ pub(super) fn validate_outline(input: &[DVec2]) -> Result<ConvexPolygon, Polygon
             return Err(PolygonError::SelfIntersecting { index: order[k] });
         }
     }
-    let mut corners = [DVec2::ZERO; MAX_VERTICES];
+    let mut corners = [DVec2::ZERO; N];
     let mut len = 0;
     for k in (0..n).filter(|&k| keep[k]) {
         corners[len] = input[order[k]];
         len += 1;
     }
-    let corners = &corners[..len];
     // A positive area guarantees at least 3 corners; guard anyway rather than panic.
     if len < 3 {
         return Err(PolygonError::ZeroArea);
     }
-    Ok(polygon_from_corners(corners))
+    Ok((corners, len))
 }
 
-/// Computes normals, unique axes, centroid and radius of a valid counter-clockwise outline.
-fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
+/// The area centroid of a valid counter-clockwise outline (from the fan around its first
+/// corner) and the distance from it to the farthest corner.
+pub(super) fn centroid_and_radius(corners: &[DVec2]) -> (DVec2, f64) {
+    let n = corners.len();
+    let origin = corners[0];
+    let (mut weighted, mut twice_area) = (DVec2::ZERO, 0.0);
+    for i in 1..n - 1 {
+        let (a, b) = (corners[i] - origin, corners[i + 1] - origin);
+        let w = a.perp_dot(b);
+        weighted += (a + b) * w / 3.0;
+        twice_area += w;
+    }
+    let centroid = origin + weighted / twice_area;
+    let radius = corners
+        .iter()
+        .map(|c| (*c - centroid).length())
+        .fold(0.0, f64::max);
+    (centroid, radius)
+}
+
+/// Computes normals, unique axes, centroid and radius of a valid counter-clockwise outline of
+/// at most [`MAX_VERTICES`] corners.
+pub(super) fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
     let n = corners.len();
     let mut vertices = [Vec2::ZERO; MAX_VERTICES];
     let mut normals = [DVec2::ZERO; MAX_VERTICES];
@@ -107,20 +138,7 @@ fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
             axis_mask |= 1 << i;
         }
     }
-    // Area centroid from the fan around the first corner.
-    let origin = corners[0];
-    let (mut weighted, mut twice_area) = (DVec2::ZERO, 0.0);
-    for i in 1..n - 1 {
-        let (a, b) = (corners[i] - origin, corners[i + 1] - origin);
-        let w = a.perp_dot(b);
-        weighted += (a + b) * w / 3.0;
-        twice_area += w;
-    }
-    let centroid = origin + weighted / twice_area;
-    let radius = corners
-        .iter()
-        .map(|c| (*c - centroid).length())
-        .fold(0.0, f64::max);
+    let (centroid, radius) = centroid_and_radius(corners);
     let normals = normals.map(DVec2::as_vec2);
     ConvexPolygon::from_parts(
         &vertices[..n],

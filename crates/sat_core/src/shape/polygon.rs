@@ -12,9 +12,12 @@ use crate::Aabb;
 /// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
 /// are removed).
 ///
-/// Polygons are stored inline (no heap allocation), so this bounds the size of every shape and
-/// keeps a physics step's per-body data small. Box2D caps polygons at 8 vertices too; round
-/// things are better served by [`Circle`](crate::Circle), which is exact.
+/// These polygons are stored inline (no heap allocation), so this bounds the size of every
+/// shape and keeps a physics step's per-body data small: the queries between them are tuned for
+/// these fixed slots. An outline of more corners, up to
+/// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES), is a
+/// [`LargePolygon`](crate::LargePolygon) (heap-backed, shared when cloned);
+/// [`Shape::polygon`](crate::Shape::polygon) picks the one that fits.
 pub const MAX_VERTICES: usize = 8;
 
 /// The largest absolute coordinate a polygon vertex may have.
@@ -41,12 +44,15 @@ pub enum PolygonError {
         /// How many points were given.
         count: usize,
     },
-    /// More points were given than allowed: [`MAX_VERTICES`] for a convex polygon,
+    /// More points were given than the constructor takes: [`MAX_VERTICES`] for
+    /// [`ConvexPolygon::new`] (the inline polygon), [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES)
+    /// for [`LargePolygon::new`](crate::LargePolygon::new) and
+    /// [`Shape::polygon`](crate::Shape::polygon),
     /// [`MAX_OUTLINE_VERTICES`](crate::MAX_OUTLINE_VERTICES) for an outline split into parts.
-    TooManyPoints {
-        /// How many points were given.
+    TooManyVertices {
+        /// How many points were given (counting stops one past the limit).
         count: usize,
-        /// The limit that was exceeded.
+        /// The limit.
         max: usize,
     },
     /// A coordinate is NaN or infinite.
@@ -100,7 +106,7 @@ impl fmt::Display for PolygonError {
             Self::TooFewPoints { count } => {
                 write!(f, "a polygon needs at least 3 points, got {count}")
             }
-            Self::TooManyPoints { count, max } => {
+            Self::TooManyVertices { count, max } => {
                 write!(f, "a polygon has at most {max} points, got {count}")
             }
             Self::NonFinite { index } => {
@@ -230,7 +236,7 @@ impl ConvexPolygon {
             count += 1;
         }
         if count > MAX_VERTICES {
-            return Err(PolygonError::TooManyPoints {
+            return Err(PolygonError::TooManyVertices {
                 count,
                 max: MAX_VERTICES,
             });

@@ -4,7 +4,7 @@
 use glam::Vec2;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de::Error};
 
-use super::{Capsule, Circle, ConvexPolygon, RoundedPolygon, Shape};
+use super::{Capsule, Circle, ConvexPolygon, LargePolygon, RoundedPolygon, Shape};
 
 impl Serialize for ConvexPolygon {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -102,15 +102,30 @@ enum ShapeData {
     Circle(Circle),
     Capsule(Capsule),
     Rounded(RoundedPolygon),
+    Large(Vec<Vec2>),
+}
+
+impl Serialize for LargePolygon {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.vertices().serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for LargePolygon {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let points = Vec::<Vec2>::deserialize(deserializer)?;
+        LargePolygon::new(points).map_err(D::Error::custom)
+    }
 }
 
 impl Serialize for Shape {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match *self {
-            Shape::Polygon(p) => ShapeData::Polygon(p),
-            Shape::Circle(c) => ShapeData::Circle(c),
-            Shape::Capsule(c) => ShapeData::Capsule(c),
-            Shape::Rounded(r) => ShapeData::Rounded(r),
+        match self {
+            Shape::Polygon(p) => ShapeData::Polygon(*p),
+            Shape::Circle(c) => ShapeData::Circle(*c),
+            Shape::Capsule(c) => ShapeData::Capsule(*c),
+            Shape::Rounded(r) => ShapeData::Rounded(*r),
+            Shape::Large(p) => ShapeData::Large(p.vertices().to_vec()),
         }
         .serialize(serializer)
     }
@@ -123,6 +138,9 @@ impl<'de> Deserialize<'de> for Shape {
             ShapeData::Circle(c) => Shape::Circle(c),
             ShapeData::Capsule(c) => Shape::Capsule(c),
             ShapeData::Rounded(r) => Shape::Rounded(r),
+            ShapeData::Large(points) => {
+                Shape::Large(LargePolygon::new(points).map_err(D::Error::custom)?)
+            }
         })
     }
 }

@@ -2,6 +2,7 @@
 //! generators.
 #![allow(dead_code, missing_docs)]
 
+pub mod checks;
 pub mod outline_reference;
 pub mod reference;
 pub mod strategies;

@@ -33,6 +33,10 @@ pub fn rounded(shape: &Shape) -> Rounded {
             points: r.core().vertices().iter().map(|v| v.as_dvec2()).collect(),
             radius: f64::from(r.radius()),
         },
+        ShapeRef::Large(p) => Rounded {
+            points: p.vertices().iter().map(|v| v.as_dvec2()).collect(),
+            radius: 0.0,
+        },
     }
 }
 

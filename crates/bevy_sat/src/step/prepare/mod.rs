@@ -208,8 +208,9 @@ pub(crate) fn prepare_bodies(
             }
             Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
             None => collider.shape().transformed(&pose).map(|shape| {
+                let aabb = shape.aabb();
                 state.bodies.push(Body::new(entity, shape));
-                shape.aabb()
+                aabb
             }),
         };
         let aabb = match placed {

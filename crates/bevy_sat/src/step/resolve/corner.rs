@@ -27,9 +27,9 @@ pub(super) fn correct(
     let body = &bodies[i];
     let pushed = moves.offset(i);
     // Where its own motion took it, and where it started from.
-    let mut reached = body.shape;
+    let mut reached = body.shape.clone();
     reached.translate(-pushed);
-    let mut start = reached;
+    let mut start = reached.clone();
     start.translate(-own);
     let area = start
         .aabb()

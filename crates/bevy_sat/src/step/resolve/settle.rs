@@ -277,7 +277,7 @@ fn measure(
                 normal: c.normal,
                 depth: c.depth,
             };
-            constraint(body, || w_shape, mighty, contact, settings)
+            constraint(body, || w_shape.clone(), mighty, contact, settings)
         }
     }
 }

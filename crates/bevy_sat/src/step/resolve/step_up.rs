@@ -31,7 +31,7 @@ pub(super) fn step_up(
     // (The margin over the step height: a body resting a round-off into its floor still
     // clears a ledge exactly as tall as the step height.)
     let height = settings.step_height + settings.margin;
-    let shape = body.shape;
+    let shape = body.shape.clone();
     let mut area = shape.aabb();
     area.max.y += height;
     area.min.x = area.min.x.min(area.min.x + across.x);
@@ -43,7 +43,7 @@ pub(super) fn step_up(
         * character
             .cast(bodies, &shape, up, settings.margin)
             .map_or(1.0, |h| h.toi);
-    let mut raised = shape;
+    let mut raised = shape.clone();
     raised.translate(Vec2::Y * rise);
     // Across, all the way.
     if character

@@ -5,7 +5,8 @@
 use glam::{DVec2, Vec2};
 
 use super::MAX_OUTLINE_VERTICES;
-use crate::{MAX_COORDINATE, MIN_AREA, PolygonError};
+use crate::PolygonError;
+use crate::shape::{read_points, signed_twice_area};
 
 /// `sin` of the largest turn at which a point counts as lying on the straight line through
 /// its neighbours (and is dropped), as [`ConvexPolygon::new`](crate::ConvexPolygon::new) does.
@@ -44,51 +45,9 @@ pub(super) fn turn_sin(a: DVec2, b: DVec2, c: DVec2) -> f64 {
 pub(super) fn checked_outline(
     points: impl IntoIterator<Item = Vec2>,
 ) -> Result<Outline, PolygonError> {
-    let mut input = Vec::new();
-    let mut count = 0;
-    for point in points {
-        if count < MAX_OUTLINE_VERTICES {
-            if !point.is_finite() {
-                return Err(PolygonError::NonFinite { index: count });
-            }
-            if point.abs().max_element() > MAX_COORDINATE {
-                return Err(PolygonError::OutOfRange { index: count });
-            }
-            input.push(point.as_dvec2());
-        }
-        count += 1;
-    }
-    if count > MAX_OUTLINE_VERTICES {
-        return Err(PolygonError::TooManyVertices {
-            count,
-            max: MAX_OUTLINE_VERTICES,
-        });
-    }
-    if count < 3 {
-        return Err(PolygonError::TooFewPoints { count });
-    }
+    let input = read_points(points, MAX_OUTLINE_VERTICES)?;
     let n = input.len();
-    let (lo, hi) = input
-        .iter()
-        .fold((input[0], input[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let size = (hi - lo).max_element();
-    // The same relative tolerance as a convex polygon's, on the whole outline's size: any two
-    // consecutive points of a part are at least this far apart, or were refused here.
-    let same_point = size * 1.0e-7;
-    for i in 0..n {
-        let next = (i + 1) % n;
-        if (input[next] - input[i]).length() <= same_point {
-            return Err(PolygonError::DuplicatePoint { index: next });
-        }
-    }
-    let origin = input[0];
-    let twice_area: f64 = (1..n - 1)
-        .map(|i| (input[i] - origin).perp_dot(input[i + 1] - origin))
-        .sum();
-    let area = twice_area.abs() * 0.5;
-    if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
-        return Err(PolygonError::ZeroArea);
-    }
+    let twice_area = signed_twice_area(&input)?;
     if let Some((first, second)) = crossing_edges(&input) {
         return Err(PolygonError::OutlineCrosses { first, second });
     }

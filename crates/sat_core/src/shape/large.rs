@@ -134,7 +134,7 @@ impl fmt::Debug for LargePolygon {
 }
 
 /// Reads up to `max` points, each finite and in range, into `f64`; counts them all.
-pub(super) fn read_points(
+pub(crate) fn read_points(
     points: impl IntoIterator<Item = Vec2>,
     max: usize,
 ) -> Result<Vec<DVec2>, PolygonError> {

@@ -16,7 +16,9 @@ mod view;
 
 pub use circle::*;
 pub(crate) use lanes::aabb_of;
+pub(crate) use large::read_points;
 pub use large::*;
+pub(crate) use outline::signed_twice_area;
 pub use polygon::*;
 pub use rounded::*;
 pub(crate) use rounded_placement::rounded_radius;

@@ -35,27 +35,7 @@ pub(super) fn valid_corners<const N: usize>(
     input: &[DVec2],
 ) -> Result<([DVec2; N], usize), PolygonError> {
     let n = input.len();
-    let (lo, hi) = input
-        .iter()
-        .fold((input[0], input[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
-    let size = (hi - lo).max_element();
-    // Repeated consecutive points, with a tolerance relative to the polygon's size.
-    let same_point = size * 1.0e-7;
-    for i in 0..n {
-        let next = (i + 1) % n;
-        if (input[next] - input[i]).length() <= same_point {
-            return Err(PolygonError::DuplicatePoint { index: next });
-        }
-    }
-    // Signed area (shoelace, relative to the first point for precision).
-    let origin = input[0];
-    let twice_area: f64 = (1..n - 1)
-        .map(|i| (input[i] - origin).perp_dot(input[i + 1] - origin))
-        .sum();
-    let area = twice_area.abs() * 0.5;
-    if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
-        return Err(PolygonError::ZeroArea);
-    }
+    let twice_area = signed_twice_area(input)?;
     // Counter-clockwise order (the first point stays first), remembering each point's input index for error messages.
     let mut order = [0usize; N];
     for (i, slot) in order.iter_mut().take(n).enumerate() {
@@ -147,4 +127,34 @@ pub(super) fn polygon_from_corners(corners: &[DVec2]) -> ConvexPolygon {
         centroid.as_vec2(),
         radius as f32,
     )
+}
+
+/// Twice the signed area of an outline of at least 3 points (positive counter-clockwise), once
+/// it is known to repeat no point (consecutive points closer than 1e-7 of its size) and to
+/// enclose more than [`MIN_AREA`] and a sliver's area: the checks every polygon constructor
+/// makes, in this order.
+pub(crate) fn signed_twice_area(input: &[DVec2]) -> Result<f64, PolygonError> {
+    let n = input.len();
+    let (lo, hi) = input
+        .iter()
+        .fold((input[0], input[0]), |(lo, hi), p| (lo.min(*p), hi.max(*p)));
+    let size = (hi - lo).max_element();
+    // Repeated consecutive points, with a tolerance relative to the polygon's size.
+    let same_point = size * 1.0e-7;
+    for i in 0..n {
+        let next = (i + 1) % n;
+        if (input[next] - input[i]).length() <= same_point {
+            return Err(PolygonError::DuplicatePoint { index: next });
+        }
+    }
+    // Signed area (shoelace, relative to the first point for precision).
+    let origin = input[0];
+    let twice_area: f64 = (1..n - 1)
+        .map(|i| (input[i] - origin).perp_dot(input[i + 1] - origin))
+        .sum();
+    let area = twice_area.abs() * 0.5;
+    if area < f64::from(MIN_AREA) || area < size * size * 1.0e-6 {
+        return Err(PolygonError::ZeroArea);
+    }
+    Ok(twice_area)
 }

@@ -1,11 +1,11 @@
 //! The platformer's background: a night sky with stars and a moon, far mountains, rolling
-//! hills and a row of pines, each a [`Parallax`] layer that crosses the screen slower the
+//! hills and a row of pines, each a [`Parallax`](crate::parallax::Parallax) layer that crosses the screen slower the
 //! farther away it is, and lighter and bluer with distance, as air makes far things look.
 
 use bevy::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
-use crate::parallax::{Parallax, noise};
+use crate::parallax::{add, layer, noise, polygon};
 
 /// Half the visible area (the window at the camera's zoom), with room to spare.
 const HALF_VIEW: Vec2 = Vec2::new(800.0, 480.0);
@@ -18,32 +18,6 @@ pub fn spawn(mut commands: Commands) {
     mountains(&mut commands);
     hills(&mut commands);
     pines(&mut commands);
-}
-
-/// An empty layer at depth `z`, moving at `rate`, for shapes to be added to.
-fn layer(commands: &mut Commands, rate: f32, anchor: Vec2, z: f32) -> Entity {
-    commands
-        .spawn((
-            Parallax { rate, anchor },
-            Transform::from_translation(anchor.extend(z)),
-            Visibility::default(),
-        ))
-        .id()
-}
-
-/// Adds `shape` to `layer`, `z` in front of the layer's other shapes.
-fn add(commands: &mut Commands, layer: Entity, shape: Shape, z: f32) {
-    commands.spawn((shape, Transform::from_xyz(0.0, 0.0, z), ChildOf(layer)));
-}
-
-/// A filled polygon.
-fn polygon(points: Vec<Vec2>, color: Color) -> Shape {
-    ShapeBuilder::with(&shapes::Polygon {
-        points,
-        closed: true,
-    })
-    .fill(color)
-    .build()
 }
 
 /// A filled circle.

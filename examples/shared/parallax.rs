@@ -3,6 +3,7 @@
 
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
+use bevy_prototype_lyon::prelude::*;
 
 /// A background layer. Every frame its translation is set from the camera's: a layer with
 /// `rate` 1 stays put in the world (it scrolls with the level), one with `rate` 0 stays put on
@@ -54,4 +55,31 @@ pub fn noise(seed: u32) -> f32 {
     x = x.wrapping_mul(0x297A_2D39);
     x ^= x >> 15;
     (x >> 8) as f32 / (1u32 << 24) as f32
+}
+
+/// An empty layer at depth `z`, moving at `rate` and placed at `anchor` when the camera is
+/// there, for shapes to be added to with [`add`].
+pub fn layer(commands: &mut Commands, rate: f32, anchor: Vec2, z: f32) -> Entity {
+    commands
+        .spawn((
+            Parallax { rate, anchor },
+            Transform::from_translation(anchor.extend(z)),
+            Visibility::default(),
+        ))
+        .id()
+}
+
+/// Adds `shape` to `layer`, `z` in front of the layer's other shapes.
+pub fn add(commands: &mut Commands, layer: Entity, shape: Shape, z: f32) {
+    commands.spawn((shape, Transform::from_xyz(0.0, 0.0, z), ChildOf(layer)));
+}
+
+/// A filled polygon.
+pub fn polygon(points: Vec<Vec2>, color: Color) -> Shape {
+    ShapeBuilder::with(&shapes::Polygon {
+        points,
+        closed: true,
+    })
+    .fill(color)
+    .build()
 }

@@ -1,45 +1,18 @@
 //! Depth around the room: it stands over a dark void, two layers of faint marks far below it
-//! that cross the screen slower than the room does ([`Parallax`]), the farther the slower.
+//! that cross the screen slower than the room does ([`Parallax`](crate::parallax::Parallax)), the farther the slower.
 
 use bevy::prelude::*;
 use bevy_prototype_lyon::prelude::*;
 
-use crate::parallax::{Parallax, noise};
+use crate::parallax::{add, layer, noise, polygon};
 
 /// How far out from the room's centre the void reaches.
 const REACH: Vec2 = Vec2::new(1400.0, 1000.0);
 
-fn polygon(points: Vec<Vec2>, color: Color) -> Shape {
-    ShapeBuilder::with(&shapes::Polygon {
-        points,
-        closed: true,
-    })
-    .fill(color)
-    .build()
-}
-
-/// A layer at depth `z` moving at `rate`, for shapes to be added to.
-fn layer(commands: &mut Commands, rate: f32, z: f32) -> Entity {
-    commands
-        .spawn((
-            Parallax {
-                rate,
-                anchor: Vec2::ZERO,
-            },
-            Transform::from_xyz(0.0, 0.0, z),
-            Visibility::default(),
-        ))
-        .id()
-}
-
-fn add(commands: &mut Commands, layer: Entity, shape: Shape, z: f32) {
-    commands.spawn((shape, Transform::from_xyz(0.0, 0.0, z), ChildOf(layer)));
-}
-
 /// Spawns the void: a near-black ground far below with scattered specks (the slowest layer),
 /// and nearer, a grid of faint diamonds, as if the room's floor were a raft above a deep pit.
 pub fn spawn(mut commands: Commands) {
-    let far = layer(&mut commands, 0.35, -45.0);
+    let far = layer(&mut commands, 0.35, Vec2::ZERO, -45.0);
     let ground = vec![
         -REACH,
         Vec2::new(REACH.x, -REACH.y),
@@ -61,7 +34,7 @@ pub fn spawn(mut commands: Commands) {
         let speck = Color::srgba(0.55, 0.60, 0.85, 0.3 + noise(i + 1900) * 0.4);
         add(&mut commands, far, diamond(at, size, speck), 0.1);
     }
-    let near = layer(&mut commands, 0.65, -42.0);
+    let near = layer(&mut commands, 0.65, Vec2::ZERO, -42.0);
     let mark = Color::srgb(0.17, 0.17, 0.28);
     let spacing = 56.0;
     let (columns, rows) = ((REACH.x / spacing) as i32, (REACH.y / spacing) as i32);

@@ -35,54 +35,22 @@ use bevy::window::{PresentMode, WindowResolution};
 use bevy_prototype_lyon::prelude::*;
 use bevy_sat::prelude::*;
 use parallax::ParallaxPlugin;
-use screenshot::ScreenshotPlugin;
+use screenshot::{Options, ScreenshotPlugin};
 
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
 use game::{GamePlugin, Landmarks, Player, PlayerInput, Score};
 use level::Level;
 
-/// Command-line options.
-#[derive(Resource, Debug, Clone, Default)]
-struct Options {
-    screenshot: Option<PathBuf>,
-    level: Option<PathBuf>,
-    frames: u32,
-    demo: bool,
-    debug: bool,
-}
-
-impl Options {
-    fn parse() -> Result<Self, String> {
-        let mut options = Options {
-            screenshot: std::env::var_os("PLATFORMER_SCREENSHOT").map(PathBuf::from),
-            frames: 240,
-            ..default()
-        };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "--screenshot" => {
-                    options.screenshot =
-                        Some(args.next().ok_or("--screenshot needs a path")?.into())
-                }
-                "--level" => {
-                    options.level = Some(args.next().ok_or("--level needs a path")?.into())
-                }
-                "--frames" => {
-                    let n = args.next().ok_or("--frames needs a number")?;
-                    options.frames = n.parse().map_err(|e| format!("--frames {n}: {e}"))?;
-                }
-                "--demo" => options.demo = true,
-                "--debug" => options.debug = true,
-                other => return Err(format!("unknown argument {other}")),
-            }
-        }
-        Ok(options)
-    }
-}
-
 fn main() -> AppExit {
-    let options = match Options::parse() {
+    let mut level_path = None;
+    let parsed = Options::parse("PLATFORMER_SCREENSHOT", |arg, args| {
+        if arg != "--level" {
+            return Ok(false);
+        }
+        level_path = Some(PathBuf::from(args.next().ok_or("--level needs a path")?));
+        Ok(true)
+    });
+    let options = match parsed {
         Ok(options) => options,
         Err(error) => {
             eprintln!("platformer: {error}");
@@ -92,7 +60,7 @@ fn main() -> AppExit {
             return AppExit::error();
         }
     };
-    let path = options.level.clone().unwrap_or_else(level::default_path);
+    let path = level_path.unwrap_or_else(level::default_path);
     let level = match level::load(&path) {
         Ok(level) => level,
         Err(error) => {
@@ -156,7 +124,6 @@ fn main() -> AppExit {
             program: "platformer",
         });
     }
-    app.insert_resource(options);
     app.run()
 }
 

@@ -1,4 +1,5 @@
-//! For the examples: a screenshot of the window after a number of fixed steps, then exit.
+//! For the examples: their command-line options, and a screenshot of the window after a
+//! number of fixed steps, then exit.
 
 use std::path::PathBuf;
 
@@ -65,5 +66,55 @@ fn take_screenshot(
     if requested_at.is_some_and(|at| *frame > at + 600) {
         eprintln!("{}: the screenshot was not saved", plan.program);
         commands.write_message(AppExit::error());
+    }
+}
+
+/// The command-line options both examples take.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// `--screenshot PATH` (or the environment variable the example names): save a screenshot
+    /// there and exit.
+    pub screenshot: Option<PathBuf>,
+    /// `--frames N`: how many fixed steps to run before the screenshot.
+    pub frames: u32,
+    /// `--demo`: let the autopilot play.
+    pub demo: bool,
+    /// `--debug`: draw the colliders.
+    pub debug: bool,
+}
+
+impl Options {
+    /// Reads the program's arguments. An argument these options do not know goes to `extra`
+    /// with the remaining arguments (for its value), which answers whether it took it.
+    pub fn parse(
+        screenshot_env: &str,
+        mut extra: impl FnMut(&str, &mut dyn Iterator<Item = String>) -> Result<bool, String>,
+    ) -> Result<Self, String> {
+        let mut options = Options {
+            screenshot: std::env::var_os(screenshot_env).map(PathBuf::from),
+            frames: 240,
+            ..default()
+        };
+        let mut args = std::env::args().skip(1);
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--screenshot" => {
+                    options.screenshot =
+                        Some(args.next().ok_or("--screenshot needs a path")?.into())
+                }
+                "--frames" => {
+                    let n = args.next().ok_or("--frames needs a number")?;
+                    options.frames = n.parse().map_err(|e| format!("--frames {n}: {e}"))?;
+                }
+                "--demo" => options.demo = true,
+                "--debug" => options.debug = true,
+                other => {
+                    if !extra(other, &mut args)? {
+                        return Err(format!("unknown argument {other}"));
+                    }
+                }
+            }
+        }
+        Ok(options)
     }
 }

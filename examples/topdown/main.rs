@@ -26,56 +26,18 @@ mod parallax;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 
-use std::path::PathBuf;
-
 use bevy::prelude::*;
 use bevy::window::{PresentMode, WindowResolution};
 use bevy_prototype_lyon::prelude::*;
 use bevy_sat::prelude::*;
 use parallax::ParallaxPlugin;
-use screenshot::ScreenshotPlugin;
+use screenshot::{Options, ScreenshotPlugin};
 
 use autopilot::{Autopilot, PLAY_THE_ROOM};
 use game::{GamePlugin, Landmarks, Player, PlayerInput, Score};
 
-/// Command-line options.
-#[derive(Resource, Debug, Clone, Default)]
-struct Options {
-    screenshot: Option<PathBuf>,
-    frames: u32,
-    demo: bool,
-    debug: bool,
-}
-
-impl Options {
-    fn parse() -> Result<Self, String> {
-        let mut options = Options {
-            screenshot: std::env::var_os("TOPDOWN_SCREENSHOT").map(PathBuf::from),
-            frames: 240,
-            ..default()
-        };
-        let mut args = std::env::args().skip(1);
-        while let Some(arg) = args.next() {
-            match arg.as_str() {
-                "--screenshot" => {
-                    options.screenshot =
-                        Some(args.next().ok_or("--screenshot needs a path")?.into())
-                }
-                "--frames" => {
-                    let n = args.next().ok_or("--frames needs a number")?;
-                    options.frames = n.parse().map_err(|e| format!("--frames {n}: {e}"))?;
-                }
-                "--demo" => options.demo = true,
-                "--debug" => options.debug = true,
-                other => return Err(format!("unknown argument {other}")),
-            }
-        }
-        Ok(options)
-    }
-}
-
 fn main() -> AppExit {
-    let options = match Options::parse() {
+    let options = match Options::parse("TOPDOWN_SCREENSHOT", |_, _| Ok(false)) {
         Ok(options) => options,
         Err(error) => {
             eprintln!("topdown: {error}");
@@ -133,7 +95,6 @@ fn main() -> AppExit {
             program: "topdown",
         });
     }
-    app.insert_resource(options);
     app.run()
 }
 

@@ -26,8 +26,11 @@
 //! }
 //! ```
 
+use std::ops::Deref;
+
 use bevy::prelude::*;
 use sat_core::Contact;
+use smallvec::SmallVec;
 
 /// Two colliders started touching (overlapping, or closer than
 /// [`SatConfig::contact_margin`](crate::SatConfig::contact_margin)).
@@ -64,5 +67,56 @@ pub struct Crushed {
     #[event_target]
     pub body: Entity,
     /// The Mighty bodies squeezing it, sorted.
-    pub crushers: Vec<Entity>,
+    pub crushers: Crushers,
+}
+
+/// The Mighty bodies squeezing a [`Crushed`] body, sorted: read it as a slice of entities
+/// (`Deref<Target = [Entity]>`). Up to four are held inline, so that a step with crushed
+/// bodies allocates nothing for them.
+///
+/// ```
+/// # use bevy::prelude::*; use bevy_sat::prelude::*;
+/// let (a, b) = (Entity::from_raw_u32(1).unwrap(), Entity::from_raw_u32(2).unwrap());
+/// let crushers = Crushers::from(vec![a, b]);
+/// assert_eq!(crushers.len(), 2);
+/// assert!(crushers.contains(&b));
+/// assert_eq!(crushers.iter().copied().collect::<Vec<_>>(), [a, b]);
+/// ```
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Crushers(SmallVec<[Entity; 4]>);
+
+impl Crushers {
+    /// The entities, as a slice.
+    pub fn as_slice(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+impl Deref for Crushers {
+    type Target = [Entity];
+
+    fn deref(&self) -> &[Entity] {
+        &self.0
+    }
+}
+
+impl From<Vec<Entity>> for Crushers {
+    fn from(entities: Vec<Entity>) -> Self {
+        Self(SmallVec::from_vec(entities))
+    }
+}
+
+impl FromIterator<Entity> for Crushers {
+    fn from_iter<I: IntoIterator<Item = Entity>>(entities: I) -> Self {
+        Self(entities.into_iter().collect())
+    }
+}
+
+impl<'a> IntoIterator for &'a Crushers {
+    type Item = &'a Entity;
+    type IntoIter = std::slice::Iter<'a, Entity>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
 }

@@ -44,7 +44,7 @@ pub use contact_flags::ContactFlags;
 pub use contacts::{ContactPair, Contacts};
 #[cfg(feature = "debug")]
 pub use debug::{SatDebugConfig, SatDebugPlugin};
-pub use events::{CollisionEnded, CollisionStarted, Crushed};
+pub use events::{CollisionEnded, CollisionStarted, Crushed, Crushers};
 pub use interpolation::TransformInterpolation;
 pub use plugin::{SatPlugin, SatSystems};
 pub use query::{
@@ -62,11 +62,11 @@ pub mod prelude {
     pub use crate::TilemapCollision;
     pub use crate::{
         CollidingEntities, CollisionEnded, CollisionLayers, CollisionStarted, Contact,
-        ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, DropThrough, Floating,
-        Mighty, OneWayPlatform, PlatformOnLeave, PointProjection, PolygonError, RayCaster,
-        RayHitData, RayHits, RealVelocity, SatConfig, SatPlugin, SatSystems, Sensor, ShapeCaster,
-        ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Tile, TileGrid, TileGridError,
-        TilePiece, TransformInterpolation, Velocity, Weak,
+        ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, Crushers, DropThrough,
+        Floating, Mighty, OneWayPlatform, PlatformOnLeave, PointProjection, PolygonError,
+        RayCaster, RayHitData, RayHits, RealVelocity, SatConfig, SatPlugin, SatSystems, Sensor,
+        ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Tile, TileGrid,
+        TileGridError, TilePiece, TransformInterpolation, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

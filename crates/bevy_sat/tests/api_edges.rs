@@ -264,9 +264,10 @@ fn an_unnamed_body_without_a_collider_is_reported_by_entity() {
 
 // --- Crushed ----------------------------------------------------------------------------------
 
-/// `Crushed::crushers` is a plain `Vec<Entity>`: no third-party type in the public API.
+/// `Crushed::crushers` is the crate's own `Crushers`, read as a slice: no third-party type in
+/// the public API.
 #[test]
-fn crushed_lists_its_crushers_in_a_vec() {
+fn crushed_lists_its_crushers_as_a_slice() {
     let mut app = app();
     let (body, a, b) = (
         spawn(&mut app, ()),
@@ -276,7 +277,8 @@ fn crushed_lists_its_crushers_in_a_vec() {
     let crushers: Vec<Entity> = vec![a, b];
     let event = Crushed {
         body,
-        crushers: crushers.clone(),
+        crushers: Crushers::from(crushers.clone()),
     };
-    assert_eq!(event.crushers, crushers);
+    assert_eq!(*event.crushers, crushers[..]);
+    assert_eq!(event.crushers.to_vec(), crushers);
 }

@@ -14,11 +14,13 @@ use crate::step::StepState;
 use crate::step::body::{Body, Kind};
 use crate::step::broad::MightyBox;
 
-/// The per-step lookup of the pieces made bodies, kept so that it allocates nothing once
-/// warmed up: (grid, chunk, piece) → body index.
+/// The per-step storage, kept so that it allocates nothing once warmed up.
 #[derive(Default, Debug)]
 pub(crate) struct NearbyPieces {
-    made: HashMap<u64, u32>,
+    /// The pieces made bodies: (grid, chunk, piece) → the body's index and the left of its box.
+    made: HashMap<u64, (u32, f32)>,
+    /// The pieces near the body at hand, as (left of the box, body index).
+    near: Vec<(f32, u32)>,
 }
 
 /// The key of piece `k` of chunk `chunk` of the `grid`-th grid: a chunk holds at most 256
@@ -51,7 +53,7 @@ pub(crate) fn add_nearby_pieces(
         0.0
     };
     let margin = settings.margin;
-    let made = &mut scratch.made;
+    let NearbyPieces { made, near } = &mut *scratch;
     made.clear();
     let bodies = &mut state.bodies;
     let broad = &mut state.broad;
@@ -75,10 +77,10 @@ pub(crate) fn add_nearby_pieces(
             {
                 continue;
             }
-            let from = broad.candidates.len();
+            near.clear();
             pieces.near(&area, |chunk, k, piece| {
-                let j = match made.get(&key(g, chunk, k)) {
-                    Some(&j) => j,
+                let found = match made.get(&key(g, chunk, k)) {
+                    Some(&found) => found,
                     None => {
                         let Some(placed) = pieces.placed(piece) else {
                             return true;
@@ -103,19 +105,19 @@ pub(crate) fn add_nearby_pieces(
                             aabb: aabb.grown(margin + grow),
                             body: j,
                         });
-                        made.insert(key(g, chunk, k), j);
-                        j
+                        made.insert(key(g, chunk, k), (j, aabb.min.x));
+                        (j, aabb.min.x)
                     }
                 };
-                broad.candidates.push((i, j as usize));
+                near.push((found.1, found.0));
                 true
             });
             // From left to right, as a sweep along x lists a body's pairs with scenery: which of
             // two pieces a body meets at the same time comes first decides which one's face
             // it is stopped along.
-            let left = |j: usize| bodies[j].shape.aabb().min.x;
-            broad.candidates[from..]
-                .sort_unstable_by(|x, y| left(x.1).total_cmp(&left(y.1)).then(x.1.cmp(&y.1)));
+            near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            let pairs = near.iter().map(|&(_, j)| (i, j as usize));
+            broad.candidates.extend(pairs);
         }
     }
 }

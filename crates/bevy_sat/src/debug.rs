@@ -10,6 +10,7 @@ use crate::components::{ConvexCollider, Mighty, Sensor, Weak};
 use crate::contacts::Contacts;
 use crate::query::{RayCaster, RayHits, ShapeCaster, ShapeHits};
 use crate::step::body::pose_of;
+use crate::tiles::TilePieces;
 
 /// Draws what the collision system sees, every frame, with gizmos.
 ///
@@ -77,11 +78,18 @@ type DebugQuery<'w, 's> = Query<
 fn draw_colliders(
     config: Res<SatDebugConfig>,
     colliders: DebugQuery,
+    grids: Query<&TilePieces>,
     contacts: Res<Contacts>,
     mut gizmos: Gizmos,
 ) {
     if !config.enabled {
         return;
+    }
+    // A tile grid's pieces, which are no entities, drawn as the Mighty colliders they are.
+    if config.outlines {
+        for shape in grids.iter().flat_map(TilePieces::shapes) {
+            outline(&mut gizmos, &shape, css::LIGHT_GRAY);
+        }
     }
     for (collider, transform, mighty, weak, sensor) in &colliders {
         let Some(Ok(shape)) = pose_of(transform).map(|pose| collider.shape().transformed(&pose))

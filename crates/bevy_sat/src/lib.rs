@@ -54,7 +54,7 @@ pub use query::{
 pub use sat_core::{Contact, PolygonError};
 #[cfg(feature = "bevy_ecs_tilemap")]
 pub use tiles::TilemapCollision;
-pub use tiles::{Tile, TileGrid, TileGridError, TilePiece};
+pub use tiles::{Tile, TileGrid, TileGridError, TilePiece, TilePieces};
 
 /// Everything a game needs: `use bevy_sat::prelude::*;`.
 pub mod prelude {
@@ -66,7 +66,7 @@ pub mod prelude {
         Floating, Mighty, OneWayPlatform, PlatformOnLeave, PointProjection, PolygonError,
         RayCaster, RayHitData, RayHits, RealVelocity, SatConfig, SatPlugin, SatSystems, Sensor,
         ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Tile, TileGrid,
-        TileGridError, TilePiece, TransformInterpolation, Velocity, Weak,
+        TileGridError, TilePiece, TilePieces, TransformInterpolation, Velocity, Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

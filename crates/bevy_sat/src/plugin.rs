@@ -168,7 +168,10 @@ impl Plugin for SatPlugin {
                         .chain()
                         .in_set(SatSystems::Prepare),
                     diagnostics::warn_missing_colliders.in_set(SatSystems::Prepare),
-                    step::broad::find_candidate_pairs.in_set(SatSystems::BroadPhase),
+                    // The tile grids' pieces near the bodies join the candidates.
+                    (step::broad::find_candidate_pairs, tiles::add_nearby_pieces)
+                        .chain()
+                        .in_set(SatSystems::BroadPhase),
                     step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),
                     step::resolve::resolve_contacts.in_set(SatSystems::Resolve),
                     (

@@ -35,15 +35,15 @@ fn grid_mut(app: &mut App, grid: Entity) -> Mut<'_, TileGrid> {
     app.world_mut().get_mut::<TileGrid>(grid).unwrap()
 }
 
-fn pieces_of(app: &mut App, grid: Entity) -> Vec<(Entity, TilePiece)> {
-    let mut query = app.world_mut().query::<(Entity, &TilePiece)>();
-    let mut pieces: Vec<_> = query
-        .iter(app.world())
-        .filter(|(_, p)| p.grid() == grid)
-        .map(|(e, p)| (e, *p))
-        .collect();
-    pieces.sort_by_key(|(e, _)| *e);
-    pieces
+fn pieces_of(app: &App, grid: Entity) -> Vec<TilePiece> {
+    app.world()
+        .get::<TilePieces>(grid)
+        .map(|pieces| pieces.iter().collect())
+        .unwrap_or_default()
+}
+
+fn chunk_builds(app: &App, grid: Entity) -> u64 {
+    app.world().get::<TilePieces>(grid).unwrap().chunk_builds()
 }
 
 #[test]
@@ -88,7 +88,7 @@ fn walking_over_many_pieces_starts_one_collision_and_ends_none() {
         Vec2::new(300.0, 0.0),
     );
     run(&mut app, 110);
-    assert!(pieces_of(&mut app, grid).len() > 10);
+    assert!(pieces_of(&app, grid).len() > 10);
     let log = app.world().resource::<Log>();
     let with_grid = |pairs: &Vec<(Entity, Entity)>| {
         pairs
@@ -191,27 +191,45 @@ fn an_edit_rebuilds_only_the_pieces_of_its_chunk() {
     }
     let grid = spawn(&mut app, (grid, Transform::default()));
     app.update();
-    // One piece per chunk of 16 cells.
-    let before = pieces_of(&mut app, grid);
+    // One piece per chunk of 16 cells, each chunk built once.
+    let before = pieces_of(&app, grid);
     assert_eq!(before.len(), 4);
+    assert_eq!(chunk_builds(&app, grid), 4);
     grid_mut(&mut app, grid).set(UVec2::new(40, 2), Tile::Solid); // in chunk 2, away from its edges
     app.update();
-    let after = pieces_of(&mut app, grid);
+    let after = pieces_of(&app, grid);
+    assert_eq!(chunk_builds(&app, grid), 4 + 1, "chunk 2 alone built again");
     let kept: Vec<_> = before.iter().filter(|p| after.contains(p)).collect();
-    assert_eq!(kept.len(), 3, "chunks 0, 1 and 3 untouched");
-    assert!(kept.iter().all(|(_, p)| p.cells().0.x != 32));
+    assert_eq!(
+        kept.len(),
+        4,
+        "the new cell does not touch the floor's piece"
+    );
     assert_eq!(after.len(), 4 + 1);
+    assert!(after.contains(&before[2]));
+    let lone = after.iter().find(|p| !before.contains(p)).unwrap();
+    assert_eq!(lone.cells(), (UVec2::new(40, 2), UVec2::new(40, 2)));
+    assert!(!lone.is_one_way());
+    // A step without an edit builds nothing.
+    app.update();
+    assert_eq!(chunk_builds(&app, grid), 5);
 }
 
 #[test]
-fn despawning_the_grid_despawns_its_pieces() {
+fn removing_the_grid_removes_its_pieces() {
     let mut app = app();
     let grid = level(&mut app);
     app.update();
-    assert!(!pieces_of(&mut app, grid).is_empty());
-    app.world_mut().despawn(grid);
+    assert!(!pieces_of(&app, grid).is_empty());
+    app.world_mut().entity_mut(grid).remove::<TileGrid>();
     app.update();
-    let mut query = app.world_mut().query::<&TilePiece>();
+    assert!(app.world().get::<TilePieces>(grid).is_none());
+    let other = level(&mut app);
+    app.update();
+    assert!(!pieces_of(&app, other).is_empty());
+    app.world_mut().despawn(other);
+    app.update();
+    let mut query = app.world_mut().query::<&TilePieces>();
     assert_eq!(query.iter(app.world()).count(), 0);
 }
 
@@ -265,6 +283,6 @@ fn bad_input_gives_an_error_or_an_empty_grid_never_a_panic() {
         (TileGrid::new(size, Vec2::ZERO), Transform::default()),
     );
     run(&mut app, 3);
-    let mut query = app.world_mut().query::<&TilePiece>();
-    assert_eq!(query.iter(app.world()).count(), 0);
+    let mut query = app.world_mut().query::<&TilePieces>();
+    assert!(query.iter(app.world()).all(TilePieces::is_empty));
 }

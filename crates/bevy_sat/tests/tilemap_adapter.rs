@@ -254,6 +254,7 @@ fn a_tile_whose_texture_becomes_one_way_becomes_one_way() {
     assert_eq!(grid(&app, layer).get(UVec2::new(5, 4)), Tile::Solid);
     let far_pieces = pieces_beyond(&mut app, 32);
     assert!(!far_pieces.is_empty());
+    let builds = chunk_builds(&app, layer);
     for x in 3..8 {
         let tile = tile_entity(&app, layer, x, 4);
         app.world_mut().get_mut::<TileTextureIndex>(tile).unwrap().0 = 2;
@@ -264,6 +265,7 @@ fn a_tile_whose_texture_becomes_one_way_becomes_one_way() {
     }
     // Only the pieces of the edited chunk were built again.
     assert_eq!(pieces_beyond(&mut app, 32), far_pieces);
+    assert_eq!(chunk_builds(&app, layer), builds + 1);
     // Up through the ledge from below, and down onto its top.
     app.world_mut().get_mut::<Velocity>(body).unwrap().0 = Vec2::new(0.0, 500.0);
     let mut highest = 0.0f32;
@@ -276,16 +278,22 @@ fn a_tile_whose_texture_becomes_one_way_becomes_one_way() {
     assert_eq!(flags(&app, body).standing_on(), Some(layer));
 }
 
-/// The piece entities covering cells from column `x` on, in entity order.
-fn pieces_beyond(app: &mut App, x: u32) -> Vec<Entity> {
-    let mut query = app.world_mut().query::<(Entity, &TilePiece)>();
-    let mut pieces: Vec<Entity> = query
+/// The pieces of every grid covering cells from column `x` on, in their grid's order.
+fn pieces_beyond(app: &mut App, x: u32) -> Vec<TilePiece> {
+    let mut query = app.world_mut().query::<&TilePieces>();
+    query
         .iter(app.world())
-        .filter(|(_, piece)| piece.cells().0.x >= x)
-        .map(|(entity, _)| entity)
-        .collect();
-    pieces.sort();
-    pieces
+        .flat_map(|pieces| pieces.iter())
+        .filter(|piece| piece.cells().0.x >= x)
+        .collect()
+}
+
+/// How many chunk builds the layer's grid has had.
+fn chunk_builds(app: &App, layer: Entity) -> u64 {
+    app.world()
+        .get::<TilePieces>(layer)
+        .expect("the layer's grid has pieces")
+        .chunk_builds()
 }
 
 #[test]

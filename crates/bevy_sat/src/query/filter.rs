@@ -65,6 +65,19 @@ impl SpatialQueryFilter {
         self
     }
 
+    /// Whether it accepts the tile grid `entity`, whose pieces have `layers` (a grid is never a
+    /// sensor), unless `also_excluded` is that grid.
+    pub(crate) fn accepts_grid(
+        &self,
+        layers: CollisionLayers,
+        also_excluded: Option<Entity>,
+        entity: Entity,
+    ) -> bool {
+        layers.memberships & self.mask != 0
+            && also_excluded != Some(entity)
+            && !self.excluded_entities.contains(&entity)
+    }
+
     /// Whether the body of `item` is considered, `also_excluded` being one more entity left
     /// out (a caster's own). `entity` gives the body's entity, asked for only when some
     /// entity is excluded.

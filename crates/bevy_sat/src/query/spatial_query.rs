@@ -13,8 +13,10 @@ use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
 use crate::step::broad::BroadInput;
+use crate::tiles::TilePieces;
 
 mod areas;
+mod grids;
 mod rays;
 mod shape_casts;
 
@@ -38,6 +40,11 @@ struct Cached {
 /// despawned entity, or one whose [`ConvexCollider`] was removed, is never returned. Queries
 /// walk uniform grids built on the first query after each step, never every collider. (Run
 /// between the step's own sets, they see the step half done.)
+///
+/// A [`TileGrid`](crate::TileGrid) answers as one collider, its entity: a ray or shape cast
+/// hits it once, where it first meets one of its pieces, and a point or area query lists it
+/// once. Which cell was hit is [`TileGrid::touched_cell`](crate::TileGrid::touched_cell) of
+/// the hit point (a ray's normal points out of the grid: pass the reversed normal).
 ///
 /// Answers are deterministic: hits at equal distance are ordered by entity, lists of
 /// entities are sorted. Non-finite input, a negative or infinite `max_distance`, and an empty
@@ -63,6 +70,8 @@ pub struct SpatialQuery<'w, 's> {
     state: Res<'w, StepState>,
     index: Res<'w, QueryIndex>,
     live: Query<'w, 's, (), With<ConvexCollider>>,
+    /// The tile grids, whose pieces are not step bodies: each query asks them apart.
+    grids: Query<'w, 's, (Entity, &'static TilePieces)>,
 }
 
 /// The grid, built for the step state it was read with.

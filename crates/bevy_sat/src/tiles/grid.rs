@@ -73,18 +73,20 @@ impl std::error::Error for TileGridError {}
 /// (grids made from a bevy_ecs_tilemap layer are shifted to line up with its drawn tiles: see
 /// [`TileGrid::origin`]).
 ///
-/// The plugin merges the cells into few rectangular colliders ([`TilePiece`] entities, built
-/// per chunk of 16 × 16 cells) whose shared faces are never push axes, so bodies walk and slide
-/// over the whole grid without catching on seams. [`ContactFlags::standing_on`], [`Contacts`]
-/// and the collision events name the grid's entity, never a piece; a body touching several
-/// pieces has one contact with the grid per piece in [`Contacts`], and one started and one
-/// ended event. The contact point tells which cell was hit: bring it into the grid's local
-/// frame, move it a little along the normal into the grid (it lies on the cell's face), and
-/// ask [`TileGrid::cell_at`].
+/// The plugin merges the cells into few rectangular pieces (per chunk of 16 × 16 cells), kept
+/// in the grid's [`TilePieces`] component, not as entities: each step makes colliders of only
+/// the pieces near the bodies that can touch them, so a large grid costs a step no more than
+/// the bodies near it ask. Shared faces of pieces are never push axes, so bodies walk and
+/// slide over the whole grid without catching on seams. [`ContactFlags::standing_on`],
+/// [`Contacts`], the collision events and [`SpatialQuery`] hits name the grid's entity; a body
+/// touching several pieces has one contact with the grid per piece in [`Contacts`], and one
+/// started and one ended event. Which cell was hit is [`TileGrid::touched_cell`]'s answer for
+/// a contact point (or a query's hit point).
 ///
 /// [`TileGrid::set`] takes effect at the next step and rebuilds only the pieces of the chunks
 /// around the cell. Moving the grid's `Transform` places it anew (a teleport: it carries
 /// nothing); its [`CollisionLayers`](crate::CollisionLayers), if any, apply to every piece.
+/// Seams between the grid and other colliders are not hidden: a floor should be one grid.
 ///
 /// Bad input never panics: [`TileGrid::try_new`] and [`TileGrid::try_set`] return a
 /// [`TileGridError`], and [`TileGrid::new`] and [`TileGrid::set`] log one warning instead (`new`
@@ -105,7 +107,8 @@ impl std::error::Error for TileGridError {}
 /// world.spawn((grid, Transform::from_xyz(-160.0, -16.0, 0.0)));
 /// ```
 ///
-/// [`TilePiece`]: crate::TilePiece
+/// [`TilePieces`]: crate::TilePieces
+/// [`SpatialQuery`]: crate::SpatialQuery
 /// [`ContactFlags::standing_on`]: crate::ContactFlags::standing_on
 /// [`Contacts`]: crate::Contacts
 #[derive(Component, Clone, Debug)]
@@ -257,6 +260,33 @@ impl TileGrid {
             at.x >= 0.0 && at.y >= 0.0 && at.x < self.size.x as f32 && at.y < self.size.y as f32;
         // (NaN fails every comparison above.)
         inside.then(|| at.as_uvec2())
+    }
+
+    /// The cell a body touched at `point` (in the world), for a grid whose entity's `Transform`
+    /// is `transform`: `normal` points from the body into the grid, as the normal of a contact
+    /// in [`Contacts`](crate::Contacts) does when the body comes first (for a
+    /// [`SpatialQuery`](crate::SpatialQuery) hit, pass its normal reversed). A contact point
+    /// lies on a cell's face: the point is moved a thousandth of a cell along `normal`, into
+    /// the cell behind that face. `None` if that is outside the grid or the transform cannot
+    /// be undone.
+    ///
+    /// ```
+    /// use bevy::prelude::*;
+    /// use bevy_sat::prelude::*;
+    ///
+    /// let mut grid = TileGrid::new(UVec2::new(10, 4), Vec2::splat(16.0));
+    /// grid.set(UVec2::new(3, 0), Tile::Solid);
+    /// let transform = Transform::from_xyz(-80.0, -16.0, 0.0);
+    /// // A body standing on cell (3, 0), whose top is at world y = 0, touches it at x = -24.
+    /// let cell = grid.touched_cell(&transform, Vec2::new(-24.0, 0.0), Vec2::NEG_Y);
+    /// assert_eq!(cell, Some(UVec2::new(3, 0)));
+    /// ```
+    pub fn touched_cell(&self, transform: &Transform, point: Vec2, normal: Vec2) -> Option<UVec2> {
+        let to_local = transform.compute_affine().inverse();
+        let local = to_local.transform_point3(point.extend(transform.translation.z));
+        let into = to_local.transform_vector3(normal.extend(0.0)).truncate();
+        let nudge = into.normalize_or_zero() * 1.0e-3 * self.cell_size.min_element();
+        self.cell_at(local.truncate() + nudge)
     }
 
     fn index(&self, cell: UVec2) -> Option<usize> {

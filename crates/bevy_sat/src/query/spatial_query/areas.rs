@@ -38,6 +38,7 @@ impl SpatialQuery<'_, '_> {
             min: point,
             max: point,
         };
+        let mut going = true;
         grid.each_in_box(&at, |item| {
             let i = item.body();
             if !(item.aabb.overlaps(&at)
@@ -47,8 +48,12 @@ impl SpatialQuery<'_, '_> {
                 return true;
             }
             let entity = ready.entity(i);
-            !self.alive(entity) || callback(entity)
+            going = !self.alive(entity) || callback(entity);
+            going
         });
+        if going {
+            self.grids_at_point(point, filter, callback);
+        }
     }
 
     /// The colliders that overlap or touch `shape` placed at `origin` turned by `rotation`
@@ -85,6 +90,7 @@ impl SpatialQuery<'_, '_> {
         let area = placed.aabb();
         let ready = self.ready();
         let grid = &ready.cached.grid;
+        let mut going = true;
         grid.each_in_box(&area, |item| {
             let i = item.body();
             if !(item.aabb.overlaps(&area)
@@ -94,8 +100,12 @@ impl SpatialQuery<'_, '_> {
                 return true;
             }
             let entity = ready.entity(i);
-            !self.alive(entity) || callback(entity)
+            going = !self.alive(entity) || callback(entity);
+            going
         });
+        if going {
+            self.grids_overlapping(&placed, filter, callback);
+        }
     }
 
     /// The colliders whose bounding boxes overlap or touch the box from `min` to `max`,
@@ -130,6 +140,7 @@ impl SpatialQuery<'_, '_> {
         }
         let ready = self.ready();
         let grid = &ready.cached.grid;
+        let mut going = true;
         grid.each_in_box(&area, |item| {
             let i = item.body();
             // The item's box may be larger than the collider's: the collider's own decides.
@@ -140,8 +151,12 @@ impl SpatialQuery<'_, '_> {
                 return true;
             }
             let entity = ready.entity(i);
-            !self.alive(entity) || callback(entity)
+            going = !self.alive(entity) || callback(entity);
+            going
         });
+        if going {
+            self.grids_in(&area, filter, |s| s.aabb().overlaps(&area), callback);
+        }
     }
 
     /// The collider nearest to `point`, and the nearest point of its boundary. A point inside
@@ -190,6 +205,10 @@ impl SpatialQuery<'_, '_> {
             }
             bound(&best)
         });
+        let bound = best.map(|(d, b)| (d, b.entity));
+        if let Some(nearer) = self.grid_projection(point, solid, filter, bound) {
+            best = Some(nearer);
+        }
         best.map(|(_, projection)| projection)
     }
 }

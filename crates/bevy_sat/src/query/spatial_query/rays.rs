@@ -210,5 +210,7 @@ impl SpatialQuery<'_, '_> {
             }
             done
         });
+        let ray = (origin, direction, max_distance.min(done), solid);
+        self.grid_rays(ray, filter, also, offer);
     }
 }

@@ -179,10 +179,22 @@ impl SpatialQuery<'_, '_> {
                         body: i as u32,
                         hit,
                         motion,
+                        point: None,
                     });
                 }
             }
             done
+        });
+        let cast = (placed, direction, max_distance.min(done));
+        self.grid_casts(cast, filter, also, |c| {
+            offer(Candidate {
+                entity: c.entity,
+                distance: c.distance,
+                body: u32::MAX,
+                hit: c.hit,
+                motion: c.motion,
+                point: Some(c.point),
+            })
         });
     }
 }
@@ -198,6 +210,8 @@ struct Candidate {
     hit: Hit,
     /// The motion swept.
     motion: Vec2,
+    /// Where they touch, when known already (a tile grid's piece is no step body).
+    point: Option<Vec2>,
 }
 
 impl Ranked for Candidate {
@@ -209,8 +223,10 @@ impl Ranked for Candidate {
 impl Candidate {
     /// The hit, with where `placed` touches the body.
     fn finish(&self, placed: &Shape, bodies: &[Body]) -> ShapeHitData {
-        let point = bodies.get(self.body as usize).map_or(Vec2::NAN, |body| {
-            self.hit.point(placed, &body.shape, self.motion)
+        let point = self.point.unwrap_or_else(|| {
+            bodies.get(self.body as usize).map_or(Vec2::NAN, |body| {
+                self.hit.point(placed, &body.shape, self.motion)
+            })
         });
         ShapeHitData {
             entity: self.entity,

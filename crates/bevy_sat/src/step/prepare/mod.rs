@@ -15,7 +15,6 @@ use crate::components::{
 };
 use crate::config::{MAX_DT, SatConfig};
 use crate::contact_flags::ContactFlags;
-use crate::tiles::TilePiece;
 
 /// The colliders the step reads.
 pub(crate) type ColliderQuery<'w, 's> = Query<
@@ -34,7 +33,6 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
             Option<&'static OneWayPlatform>,
             Has<DropThrough>,
             Option<&'static ContactFlags>,
-            Option<&'static TilePiece>,
         ),
     ),
 >;
@@ -162,7 +160,7 @@ pub(crate) fn prepare_bodies(
     let keep_velocities = motion.any_pushable;
     motion.velocities.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
-        let (one_way, drop_through, flags, piece) = extra;
+        let (one_way, drop_through, flags) = extra;
         // `Mighty` and `Weak` remove each other when inserted: an entity has one at most.
         let kind = match (mighty, weak) {
             (_, false) | (true, true) => {
@@ -233,11 +231,8 @@ pub(crate) fn prepare_bodies(
         any_mighty_moving |= kind == Kind::Mighty && moved != Vec2::ZERO;
         // Field by field: the shape is already in place.
         body.entity = entity;
-        // A tile-grid piece is named by its grid and keeps the faces it shares with the grid's
-        // other cells hidden.
-        let (name, hidden) = piece.map_or((entity, 0), |p| (p.grid, p.hidden));
-        body.name = name;
-        body.hidden = hidden;
+        body.name = entity;
+        body.hidden = 0;
         body.position = pose.translation;
         body.velocity = v;
         if keep_velocities {
@@ -259,12 +254,11 @@ pub(crate) fn prepare_bodies(
         // Scenery kept in place keeps the faces its flush neighbours hid (if the scenery
         // changed anywhere, the broad phase finds them all again); everything else starts
         // with none.
-        body.internal = hidden
-            | if kept {
-                state.broad.scenery_internal(slot)
-            } else {
-                0
-            };
+        body.internal = if kept {
+            state.broad.scenery_internal(slot)
+        } else {
+            0
+        };
         any_pushable |= body.pushable();
         state.broad.inputs.push(BroadInput::of(
             body,

@@ -114,7 +114,9 @@ pub(crate) fn write_back(
             }
             next += 1;
         });
-    for (k, body) in state.bodies.iter().enumerate().skip(next) {
+    // The entities' bodies: those after them are tile-grid pieces, which have nothing to write.
+    let entities = state.broad.inputs.len().min(state.bodies.len());
+    for (k, body) in state.bodies[..entities].iter().enumerate().skip(next) {
         if let Ok((_, mut transform, velocity, flags, real)) = targets.get_mut(body.entity) {
             let target = (&mut transform, velocity, flags, real);
             write_body(body, computed.get(k), facts, target);

@@ -94,10 +94,11 @@ pub fn upright() -> Vec<Case> {
     ]
 }
 
-/// A platform 60 wide built from each shape, and the height of its top above its centre (flat
-/// over at least x in [-24, 24]): a capsule lying along x (turned a quarter turn), a rounded
+/// A platform 60 wide built from each shape: its name, collider, rotation, the height of its
+/// top above its centre (flat over at least x in [-24, 24]) and which of its local sides is
+/// its top: a capsule lying along x (turned a quarter turn, so its local +x is up), a rounded
 /// box, a bare segment and a flat 10-gon.
-pub fn platforms() -> Vec<(&'static str, ConvexCollider, Quat, f32)> {
+pub fn platforms() -> Vec<(&'static str, ConvexCollider, Quat, f32, OneWayPlatform)> {
     let ten_gon = [
         (-24.0, -3.0),
         (24.0, -3.0),
@@ -115,19 +116,31 @@ pub fn platforms() -> Vec<(&'static str, ConvexCollider, Quat, f32)> {
     assert!(matches!(ten_gon.shape(), Shape::Large(_)));
     let quarter = Quat::from_rotation_z(core::f32::consts::FRAC_PI_2);
     vec![
-        ("capsule", ConvexCollider::capsule(3.0, 54.0), quarter, 3.0),
+        (
+            "capsule",
+            ConvexCollider::capsule(3.0, 54.0),
+            quarter,
+            3.0,
+            OneWayPlatform {
+                top: false,
+                right: true,
+                ..OneWayPlatform::TOP
+            },
+        ),
         (
             "rounded box",
             ConvexCollider::round_rectangle(60.0, 6.0, 2.0),
             Quat::IDENTITY,
             3.0,
+            OneWayPlatform::TOP,
         ),
         (
             "segment",
             ConvexCollider::segment(Vec2::new(-30.0, 0.0), Vec2::new(30.0, 0.0)),
             Quat::IDENTITY,
             0.0,
+            OneWayPlatform::TOP,
         ),
-        ("10-gon", ten_gon, Quat::IDENTITY, 3.0),
+        ("10-gon", ten_gon, Quat::IDENTITY, 3.0, OneWayPlatform::TOP),
     ]
 }

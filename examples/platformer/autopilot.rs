@@ -5,7 +5,8 @@
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
 
-use crate::game::{Landmarks, Patrol, PlayerInput, Score};
+use crate::game::{Landmarks, Patrol, Score};
+use crate::player::PlayerInput;
 
 /// Which keys a step holds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

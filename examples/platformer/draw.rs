@@ -7,8 +7,9 @@ use bevy_prototype_lyon::prelude::*;
 use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
 
-use crate::game::{self, Paint, Player, Sentry, TileRect};
+use crate::game::{self, Paint, Sentry, TileRect};
 use crate::level::Level;
+use crate::player::Player;
 
 /// How far below the ground the earth is drawn.
 const EARTH_BOTTOM: f32 = -900.0;

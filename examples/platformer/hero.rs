@@ -8,7 +8,8 @@ use bevy_prototype_lyon::prelude::*;
 use bevy_sat::geometry::Shape as SatShape;
 use bevy_sat::prelude::*;
 
-use crate::game::{PLAYER_SIZE, Paint, Player};
+use crate::game::Paint;
+use crate::player::{PLAYER_SIZE, Player};
 
 /// The player's drawing state, on the player.
 #[derive(Component, Debug, Default, Clone, Copy)]

@@ -24,6 +24,7 @@ mod level;
 mod level_objects;
 #[path = "../shared/parallax.rs"]
 mod parallax;
+mod player;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
 mod tmj;
@@ -38,8 +39,9 @@ use parallax::ParallaxPlugin;
 use screenshot::{Options, ScreenshotPlugin};
 
 use autopilot::{Autopilot, PLAY_THE_LEVEL};
-use game::{GamePlugin, Landmarks, Player, PlayerInput, Score};
+use game::{GamePlugin, Landmarks, Score};
 use level::Level;
+use player::{Player, PlayerInput};
 
 fn main() -> AppExit {
     let mut level_path = None;
@@ -115,7 +117,7 @@ fn main() -> AppExit {
     );
     if options.demo {
         app.insert_resource(Autopilot::new(PLAY_THE_LEVEL))
-            .add_systems(FixedUpdate, autopilot::drive.before(game::control_player));
+            .add_systems(FixedUpdate, autopilot::drive.before(player::control_player));
     }
     if let Some(path) = options.screenshot.clone() {
         app.add_plugins(ScreenshotPlugin {

@@ -4,6 +4,7 @@ use bevy::ecs::intern::Interned;
 use bevy::ecs::schedule::ScheduleLabel;
 use bevy::prelude::*;
 use bevy::transform::TransformSystems;
+use bevy_transform_interpolation::TransformEasingSystems;
 use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInterpolationPlugin};
 use bevy_transform_interpolation::reset_easing_states_on_transform_change;
 
@@ -109,6 +110,16 @@ impl Plugin for SatPlugin {
             reset_easing_states_on_transform_change
                 .in_set(RunFixedMainLoopSystems::BeforeFixedMainLoop),
         );
+        // A `Transform` the game wrote in a fixed schedule after the step is a teleport too.
+        // (`try_`: a second `SatPlugin` finds it registered.)
+        let _ = app.try_register_required_components::<
+            interpolation::TransformInterpolation,
+            interpolation::SteppedPose,
+        >();
+        app.add_systems(
+            FixedLast,
+            interpolation::draw_teleports_at_once.after(TransformEasingSystems::UpdateEnd),
+        );
         app.register_type::<ConvexCollider>()
             .register_type::<Velocity>()
             .register_type::<RealVelocity>()
@@ -164,6 +175,7 @@ impl Plugin for SatPlugin {
                         step::writeback::write_back,
                         step::writeback::report_contacts,
                         colliding::fill_colliding_entities,
+                        interpolation::remember_stepped_poses,
                     )
                         .chain()
                         .in_set(SatSystems::Writeback),

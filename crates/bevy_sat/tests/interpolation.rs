@@ -24,6 +24,10 @@ struct Body(Entity);
 #[derive(Resource)]
 struct TeleportAtStep(usize);
 
+/// Teleports the body to x = 1000 in the fixed schedule after this step (counted from 0).
+#[derive(Resource)]
+struct TeleportAfterStep(usize);
+
 fn record_end(body: Res<Body>, transforms: Query<&Transform>, mut log: ResMut<Log>) {
     let x = transforms.get(body.0).expect("alive").translation.x;
     log.ends.push(x);
@@ -39,6 +43,17 @@ fn game_code(
     log.seen_in_fixed.push(transform.translation.x);
     if log.ends.len() == teleport.0 {
         transform.translation.x = 1000.0;
+    }
+}
+
+fn game_code_after_the_step(
+    body: Res<Body>,
+    teleport: Res<TeleportAfterStep>,
+    mut transforms: Query<&mut Transform>,
+    log: Res<Log>,
+) {
+    if log.ends.len() == teleport.0 {
+        transforms.get_mut(body.0).expect("alive").translation.x = 1000.0;
     }
 }
 
@@ -68,9 +83,15 @@ fn app_at(teleport_at: usize, fps: f64) -> (App, Entity) {
         )))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(TeleportAtStep(teleport_at))
+        .insert_resource(TeleportAfterStep(usize::MAX))
         .init_resource::<Log>()
         .add_systems(FixedUpdate, game_code)
-        .add_systems(FixedPostUpdate, record_end.after(SatSystems::Writeback))
+        .add_systems(
+            FixedPostUpdate,
+            (game_code_after_the_step, record_end)
+                .chain()
+                .after(SatSystems::Writeback),
+        )
         .add_systems(Update, record_drawn);
     let body = app
         .world_mut()
@@ -121,11 +142,16 @@ fn a_body_teleported_in_the_fixed_schedule_is_drawn_at_its_new_place() {
     for _ in 0..40 {
         app.update();
     }
-    let log = app.world().resource::<Log>();
+    assert_drawn_at_new_place_after(app.world().resource::<Log>(), 11);
+}
+
+/// Frames drawn after the `step`-th step (counted from 1): none between the old place and the
+/// new (x = 1000), and at least one.
+fn assert_drawn_at_new_place_after(log: &Log, step: usize) {
     let after: Vec<f32> = log
         .drawn
         .iter()
-        .filter(|(_, _, steps)| *steps > 10)
+        .filter(|(_, _, steps)| *steps >= step)
         .map(|(x, _, _)| *x)
         .collect();
     assert!(!after.is_empty());
@@ -135,6 +161,23 @@ fn a_body_teleported_in_the_fixed_schedule_is_drawn_at_its_new_place() {
             "drawn at {x}, between the old place and the new"
         );
     }
+}
+
+/// Game code that moves the body after the step in the same fixed schedule (a respawn after a
+/// hazard's collision event): the frames after that step draw it at its new place, not
+/// sweeping there from where the step left it.
+#[test]
+fn a_body_teleported_after_the_step_is_drawn_at_its_new_place() {
+    let (mut app, _) = app(usize::MAX);
+    app.insert_resource(TeleportAfterStep(10));
+    for _ in 0..40 {
+        app.update();
+    }
+    let log = app.world().resource::<Log>();
+    // The step that ends with the teleport is the 11th, and it still moved the body.
+    assert!((log.ends[10] - 1000.0).abs() < 1e-3, "{}", log.ends[10]);
+    assert!((log.ends[11] - 1001.0).abs() < 1e-3, "{}", log.ends[11]);
+    assert_drawn_at_new_place_after(log, 11);
 }
 
 #[test]

@@ -13,6 +13,9 @@ mod game;
 mod level;
 #[path = "../../../examples/platformer/level_objects.rs"]
 mod level_objects;
+#[path = "../../../examples/platformer/player.rs"]
+#[allow(dead_code)]
+mod player;
 #[path = "../../../examples/platformer/tmj.rs"]
 mod tmj;
 
@@ -37,7 +40,7 @@ fn scripted_player_completes_the_level() {
         .insert_resource(TimeUpdateStrategy::FixedTimesteps(1))
         .insert_resource(Time::<Fixed>::from_hz(60.0))
         .insert_resource(Autopilot::new(PLAY_THE_LEVEL))
-        .add_systems(FixedUpdate, autopilot::drive.before(game::control_player));
+        .add_systems(FixedUpdate, autopilot::drive.before(player::control_player));
     app.update();
     let landmarks = *app.world().resource::<Landmarks>();
     let crate_box = landmarks.crate_box.unwrap();
@@ -62,7 +65,7 @@ fn scripted_player_completes_the_level() {
         // Walking up the step (8 units) at full speed, without a jump: in one step the player
         // goes from the floor to the step's top, `RUN_SPEED / 60` further right.
         if last.flags.on_floor() && flags.on_floor() && now.at.y > last.at.y + 4.0 {
-            assert!((now.at.x - last.at.x - game::RUN_SPEED / 60.0).abs() < 1e-3);
+            assert!((now.at.x - last.at.x - player::RUN_SPEED / 60.0).abs() < 1e-3);
             assert_eq!((last.at.y, now.at.y), (16.0, 24.0));
             stepped_up += 1;
         }

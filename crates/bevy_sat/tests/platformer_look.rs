@@ -11,6 +11,9 @@ mod hero;
 mod level;
 #[path = "../../../examples/platformer/level_objects.rs"]
 mod level_objects;
+#[path = "../../../examples/platformer/player.rs"]
+#[allow(dead_code)]
+mod player;
 #[path = "../../../examples/platformer/tmj.rs"]
 mod tmj;
 

@@ -151,7 +151,7 @@ fn each_shape_gets_wall_and_ceiling_flags() {
             assert!((p - expected).length() < 1e-3, "{name} {velocity}: {p}");
             let f = flags(&app, body);
             assert_eq!(f.standing_on(), None, "{name}");
-            assert_eq!(f.on_floor(), false, "{name}");
+            assert!(!f.on_floor(), "{name}");
             assert_eq!(f.on_wall_right(), velocity.x > 0.0, "{name} {velocity}");
             assert_eq!(f.on_wall_left(), velocity.x < 0.0, "{name} {velocity}");
             assert_eq!(f.on_ceiling(), velocity.y > 0.0, "{name} {velocity}");

@@ -12,7 +12,8 @@ use bevy_sat::prelude::*;
 use crate::level::Level;
 use crate::level_objects::ThingKind;
 use crate::player::{
-    Homing, PLAYER_SIZE, Player, PlayerInput, control_player, ground_probe, send_home,
+    Homing, PLAYER_SIZE, Player, PlayerInput, control_player, ground_probe, player_collider,
+    send_home,
 };
 
 /// Gravity, units (pixels) per second squared.
@@ -161,8 +162,13 @@ pub fn spawn_level(mut commands: Commands, level: Res<Level>, mut score: ResMut<
         let entity = match &thing.kind {
             ThingKind::Player => {
                 let player = Player::new(thing.at);
-                let collider = ConvexCollider::rectangle(PLAYER_SIZE.x, PLAYER_SIZE.y);
-                let bundle = (collider, Weak, player, ground_probe(), Paint(PLAYER));
+                let bundle = (
+                    player_collider(),
+                    Weak,
+                    player,
+                    ground_probe(),
+                    Paint(PLAYER),
+                );
                 landmarks.player = c.spawn((bundle, at(2.0))).id();
                 landmarks.player
             }

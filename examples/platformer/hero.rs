@@ -58,6 +58,17 @@ fn disc(center: Vec2, radius: f32, color: Color) -> Shape {
         .build()
 }
 
+/// The points around a player's collider, for its drawing: its corners, or its rounded ends
+/// and corners in short straight pieces. `None` for a shape a player is not made of.
+fn outline(shape: &SatShape) -> Option<Vec<Vec2>> {
+    match shape {
+        SatShape::Polygon(polygon) => Some(polygon.vertices().to_vec()),
+        SatShape::Rounded(rounded) => Some(rounded.outline(6)),
+        SatShape::Capsule(capsule) => Some(capsule.outline(12)),
+        _ => None,
+    }
+}
+
 fn child(commands: &mut Commands, parent: Entity, shape: Shape, at: Vec3) -> Entity {
     commands
         .spawn((shape, Transform::from_translation(at), ChildOf(parent)))
@@ -72,11 +83,11 @@ pub fn spawn(
 ) {
     for (player, collider, paint) in &players {
         let feet = -PLAYER_SIZE.y / 2.0;
-        let SatShape::Polygon(polygon) = collider.shape() else {
+        let Some(outline) = outline(collider.shape()) else {
             continue;
         };
         // Relative to the feet: the pivot is there.
-        let points = polygon.vertices().iter().map(|p| *p - Vec2::Y * feet);
+        let points = outline.into_iter().map(|p| p - Vec2::Y * feet);
         let body = ShapeBuilder::with(&shapes::Polygon {
             points: points.collect(),
             closed: true,

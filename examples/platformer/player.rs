@@ -18,6 +18,14 @@ pub const COYOTE_TIME: f32 = 0.1;
 pub const JUMP_BUFFER: f32 = 0.12;
 /// The player's size.
 pub const PLAYER_SIZE: Vec2 = Vec2::new(24.0, 32.0);
+/// The radius of the player's rounded corners: a rounded box slides off a ledge's corner that
+/// meets it steeper than a floor, where a plain box would stand on its very edge.
+pub const PLAYER_CORNER: f32 = 6.0;
+
+/// The player's collider: a box of [`PLAYER_SIZE`] with corners of radius [`PLAYER_CORNER`].
+pub fn player_collider() -> ConvexCollider {
+    ConvexCollider::round_rectangle(PLAYER_SIZE.x, PLAYER_SIZE.y, PLAYER_CORNER)
+}
 /// How far below the player's feet the ground probe looks (a short shape cast).
 pub const GROUND_PROBE: f32 = 4.0;
 /// What the player asks for this frame, from the keyboard (or a script).

@@ -63,11 +63,20 @@ fn scripted_player_completes_the_level() {
         rode_ferry |= flags.standing_on() == landmarks.ferry;
         rode_elevator |= flags.standing_on() == landmarks.elevator;
         // Walking up the step (8 units) at full speed, without a jump: in one step the player
-        // goes from the floor to the step's top, `RUN_SPEED / 60` further right.
+        // goes from the floor onto the step's corner (60, 8), `RUN_SPEED / 60` further right,
+        // its rounded corner resting on it (the corner's centre `PLAYER_CORNER` from it), and
+        // then on along the step's top.
         if last.flags.on_floor() && flags.on_floor() && now.at.y > last.at.y + 4.0 {
             assert!((now.at.x - last.at.x - player::RUN_SPEED / 60.0).abs() < 1e-3);
-            assert_eq!((last.at.y, now.at.y), (16.0, 24.0));
+            assert_eq!(last.at.y, 16.0);
+            let (half, r) = (player::PLAYER_SIZE / 2.0, player::PLAYER_CORNER);
+            let arc = now.at + Vec2::new(half.x - r, r - half.y);
+            let off = arc.distance(Vec2::new(60.0, 8.0)) - r;
+            assert!(off.abs() < 1e-3, "{now:?}: {off} off the step's corner");
             stepped_up += 1;
+        }
+        if stepped_up == 1 && flags.on_floor() && now.at.x > 70.0 && now.at.x < 140.0 {
+            assert!((now.at.y - 24.0).abs() < 1e-3, "on the step's top: {now:?}");
         }
         // The jump on the ferry: every step in the air, the player moves with the ferry's
         // velocity (120 units/s to the right: 2 units a step) as well as its own.
@@ -155,6 +164,21 @@ fn game() -> App {
     app.update();
     app.update();
     app
+}
+
+/// The player is a rounded box of the player's size: it slides off a ledge's corner rather
+/// than standing on its very edge.
+#[test]
+fn the_player_is_a_rounded_box() {
+    let mut app = game();
+    let player = app.world().resource::<Landmarks>().player;
+    let collider = app.world_mut().get::<ConvexCollider>(player).unwrap();
+    let bevy_sat::geometry::Shape::Rounded(rounded) = collider.shape() else {
+        panic!("a rounded box: {collider:?}");
+    };
+    assert_eq!(rounded.radius(), player::PLAYER_CORNER);
+    let size = collider.shape().aabb().size();
+    assert_eq!(size, player::PLAYER_SIZE);
 }
 
 #[test]

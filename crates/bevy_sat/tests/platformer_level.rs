@@ -185,6 +185,33 @@ fn the_shipped_levels_objects_are_placed_in_world_units() {
     }
 }
 
+/// The round platform left of the start: a 24-gon of radius 26 (more corners than an inline
+/// polygon holds), centred at (-75, 118), behind the floating block from the sentry's laser.
+#[test]
+fn the_shipped_levels_round_platform_is_a_24_gon() {
+    let level = shipped();
+    let round = level
+        .things
+        .iter()
+        .find(|t| t.name == "round platform")
+        .unwrap();
+    assert!(
+        (round.at - Vec2::new(-75.0, 118.0)).length() < 1e-3,
+        "{}",
+        round.at
+    );
+    let ThingKind::Block(collider, _) = &round.kind else {
+        panic!("the round platform is a block: {round:?}");
+    };
+    let bevy_sat::geometry::Shape::Large(polygon) = collider.shape() else {
+        panic!("the round platform is a large polygon: {collider:?}");
+    };
+    assert_eq!(polygon.vertices().len(), 24);
+    for corner in polygon.vertices() {
+        assert!((corner.length() - 26.0).abs() < 1e-3, "{corner}");
+    }
+}
+
 #[test]
 fn a_missing_file_is_named_with_the_reason() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_level.tmj");

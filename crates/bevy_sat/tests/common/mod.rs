@@ -6,6 +6,8 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use bevy_sat::prelude::*;
 
+pub mod shapes;
+
 pub const DT: f32 = 1.0 / 60.0;
 
 pub fn app_with(config: SatConfig) -> App {

@@ -8,6 +8,7 @@ mod contact;
 mod distance;
 mod exit;
 mod impact;
+mod large_contact;
 mod manifold;
 mod overlap;
 mod point;

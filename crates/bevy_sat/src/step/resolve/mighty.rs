@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 use sat_core::{Shape, exit_distance};
 
-use super::{PREFETCH_DISTANCE, Resolution, prefetch_visit};
+use super::{PREFETCH_DISTANCE, Resolution, landing, prefetch_visit};
 use crate::config::StepSettings;
 use crate::step::body::Body;
 use crate::step::moves::{Moves, Overlap};
@@ -109,6 +109,12 @@ fn mighty_push(
         if let Some(up) = exit_distance(&w_shape(), &m.shape, Vec2::Y)
             .filter(|up| *up <= 2.0 * distance / settings.floor_cos.max(0.1) + settings.margin)
         {
+            (out, distance) = (Vec2::Y, up);
+        }
+    }
+    if !floating && out.y > 0.0 && !settings.is_floor(out) && landing::is_round(&w.shape) {
+        // A round end that came down onto a corner at a floor's angle stands on it.
+        if let Some(up) = landing::floor_landing_lift(w, &w_shape(), m, distance, settings) {
             (out, distance) = (Vec2::Y, up);
         }
     }

@@ -37,6 +37,7 @@ pub(crate) mod floating;
 mod holds;
 mod impact;
 pub(crate) mod islands;
+mod landing;
 mod mighty;
 mod mighty_index;
 mod settle;

@@ -80,7 +80,8 @@ pub struct Crushed {
 /// let crushers = Crushers::from(vec![a, b]);
 /// assert_eq!(crushers.len(), 2);
 /// assert!(crushers.contains(&b));
-/// assert_eq!(crushers.iter().copied().collect::<Vec<_>>(), [a, b]);
+/// assert_eq!(crushers, [a, b]);
+/// assert_eq!(crushers, vec![a, b]);
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Crushers(SmallVec<[Entity; 4]>);
@@ -97,6 +98,24 @@ impl Deref for Crushers {
 
     fn deref(&self) -> &[Entity] {
         &self.0
+    }
+}
+
+impl PartialEq<Vec<Entity>> for Crushers {
+    fn eq(&self, other: &Vec<Entity>) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl PartialEq<[Entity]> for Crushers {
+    fn eq(&self, other: &[Entity]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const N: usize> PartialEq<[Entity; N]> for Crushers {
+    fn eq(&self, other: &[Entity; N]) -> bool {
+        self.as_slice() == other.as_slice()
     }
 }
 

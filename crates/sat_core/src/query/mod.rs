@@ -4,6 +4,7 @@
 
 mod axes;
 mod collide;
+mod compound;
 mod contact;
 mod distance;
 mod exit;
@@ -19,6 +20,7 @@ mod sweep;
 
 pub use axes::*;
 pub use collide::*;
+pub use compound::{PartContact, PartHit, collide_parts, sweep_parts};
 pub use contact::*;
 pub use distance::*;
 pub use exit::*;

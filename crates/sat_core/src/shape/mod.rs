@@ -9,6 +9,7 @@ mod lanes;
 mod large;
 mod outline;
 mod polygon;
+mod polyline;
 mod rounded;
 mod rounded_placement;
 #[cfg(feature = "serde")]
@@ -22,6 +23,7 @@ pub(crate) use large::read_points;
 pub use large::*;
 pub(crate) use outline::signed_twice_area;
 pub use polygon::*;
+pub use polyline::MAX_POLYLINE_POINTS;
 pub use rounded::*;
 pub(crate) use rounded_placement::rounded_radius;
 pub(crate) use view::PolygonView;

@@ -7,14 +7,14 @@
 
 use glam::{DVec2, Vec2};
 
-use super::collide::{AxisOverlap, collide_within};
+use super::collide::{AxisOverlap, collide_within, least_overlap};
 use super::contact::{Contact, Hit};
 use super::distance::{ShapeDistance, distance};
 use super::point::{PointProjection, contains_point, project_point};
 use super::ray::{RayHit, cast_ray};
 use super::sweep::sweep;
 use crate::Aabb;
-use crate::shape::{AsShape, Compound, ShapeRef};
+use crate::shape::{AsShape, Compound, ConvexPolygon, ShapeRef};
 
 /// Normals closer than this to each other lie along the same edge.
 const ALONG: f32 = 0.9999;
@@ -96,26 +96,69 @@ pub fn collide_parts<A: AsShape + ?Sized, B: AsShape + ?Sized>(
     margin: f32,
 ) -> Option<PartContact> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
-    let mut best: Option<PartContact> = None;
+    // The deepest pair first, by depth alone; its contact points are clipped once, at the end.
+    let mut best: Option<(Found, Option<usize>, Option<usize>)> = None;
     for (part_a, shape_a, mask_a) in parts_of(a.as_shape()) {
         let box_a = shape_a.aabb();
         for (part_b, shape_b, mask_b) in parts_of(b.as_shape()) {
             if !near(box_a, shape_b.aabb(), margin) {
                 continue;
             }
-            let Some(contact) = part_contact(shape_a, mask_a, shape_b, mask_b, margin) else {
+            let Some(found) = part_depth(shape_a, mask_a, shape_b, mask_b, margin) else {
                 continue;
             };
-            if best.is_none_or(|best| contact.depth > best.contact.depth) {
-                best = Some(PartContact {
-                    contact,
-                    part_a,
-                    part_b,
-                });
+            if best
+                .as_ref()
+                .is_none_or(|(best, ..)| found.depth() > best.depth())
+            {
+                best = Some((found, part_a, part_b));
             }
         }
     }
-    best
+    let (found, part_a, part_b) = best?;
+    let contact = match found {
+        Found::Contact(contact) => contact,
+        Found::Axis(axis, pa, pb) => axis.contact(pa, pb),
+    };
+    Some(PartContact {
+        contact,
+        part_a,
+        part_b,
+    })
+}
+
+/// A pair of parts' contact, or for two polygons its axis alone (the points are clipped only
+/// for the deepest pair).
+enum Found<'a> {
+    Contact(Contact),
+    Axis(AxisOverlap, &'a ConvexPolygon, &'a ConvexPolygon),
+}
+
+impl Found<'_> {
+    fn depth(&self) -> f32 {
+        match self {
+            Found::Contact(c) => c.depth,
+            Found::Axis(axis, ..) => axis.depth,
+        }
+    }
+}
+
+/// The depth of two convex parts' contact, never along either's internal edge: for two
+/// polygons whose least axis is open, that axis; else the full contact.
+fn part_depth<'a>(
+    a: ShapeRef<'a>,
+    mask_a: u16,
+    b: ShapeRef<'a>,
+    mask_b: u16,
+    margin: f32,
+) -> Option<Found<'a>> {
+    if let (ShapeRef::Polygon(pa), ShapeRef::Polygon(pb)) = (a, b) {
+        let axis = least_overlap(pa, pb, margin)?;
+        if !along_internal(a, mask_a, axis.normal) && !along_internal(b, mask_b, -axis.normal) {
+            return Some(Found::Axis(axis, pa, pb));
+        }
+    }
+    part_contact(a, mask_a, b, mask_b, margin).map(Found::Contact)
 }
 
 /// The contact of two convex parts, never along either's internal edge.

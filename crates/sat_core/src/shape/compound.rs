@@ -240,15 +240,18 @@ impl Compound {
             && world.parts().len() == self.parts().len()
             && let Some(data) = Arc::get_mut(&mut world.data)
         {
-            let mut parts = std::mem::take(&mut data.parts);
-            for (local, world) in self.parts().iter().zip(parts.iter_mut()) {
-                if let Err(error) = local.shape.transform_into(pose, &mut world.shape) {
-                    data.parts = parts;
-                    return Err(error);
-                }
+            let mut aabb: Option<Aabb> = None;
+            for (local, world) in self.parts().iter().zip(data.parts.iter_mut()) {
+                let placed = local.shape.transform_into(pose, &mut world.shape)?;
                 world.internal = placed_mask(&local.shape, local.internal, &world.shape, pose);
+                aabb = Some(aabb.map_or(placed, |b| Aabb {
+                    min: b.min.min(placed.min),
+                    max: b.max.max(placed.max),
+                }));
             }
-            *data = CompoundData::of(parts);
+            // The centroid moves with the parts (their areas all scale alike).
+            data.centroid = pose.transform_point(self.data.centroid);
+            data.aabb = aabb.unwrap_or(data.aabb);
             return Ok(data.aabb);
         }
         let parts = self

@@ -66,7 +66,7 @@ impl Compound {
         // are `thickness` deep.
         let depth = f64::from(thickness);
         let mut inner = Vec::with_capacity(n);
-        for k in 0..n {
+        for (k, &point) in wide.iter().enumerate() {
             let offset = match (k.checked_sub(1).map(|j| below[j]), below.get(k).copied()) {
                 (Some(a), Some(b)) => {
                     let mitre = a + b;
@@ -79,7 +79,7 @@ impl Compound {
                 (Some(a), None) | (None, Some(a)) => a * depth,
                 (None, None) => DVec2::ZERO,
             };
-            inner.push(wide[k] + offset);
+            inner.push(point + offset);
         }
         let mut parts = Vec::with_capacity(n - 1);
         for i in 0..n - 1 {

@@ -221,3 +221,27 @@ fn a_moving_mighty_compound_carries_its_rider() {
     assert!((p - Vec2::new(55.0, 10.0)).length() < 1e-2, "{p}");
     assert_eq!(flags(&app, rider).standing_on(), Some(lift));
 }
+
+/// A box landing across the seam of a concave floor's two parts starts one collision with the
+/// floor's entity, not one per part, and `Contacts` names the entity.
+#[test]
+fn a_compound_is_one_entity_in_events_and_contacts() {
+    let mut app = app_with_gravity(-600.0);
+    log_messages(&mut app);
+    let wall = u_wall(&mut app);
+    // Straddling x = 0, where the U's floor may be cut: whatever the cut, one collision.
+    let bx = weak(&mut app, ConvexCollider::rectangle(30.0, 10.0), 0.0, 20.0);
+    run(&mut app, 60);
+    let started = app.world().resource::<Log>().started.clone();
+    let with_wall = started
+        .iter()
+        .filter(|(a, b)| (*a, *b) == (wall, bx) || (*a, *b) == (bx, wall))
+        .count();
+    assert_eq!(with_wall, 1, "{started:?}");
+    let contacts = app.world().resource::<Contacts>();
+    assert!(contacts.iter().any(|pair| {
+        let names = (pair.a, pair.b);
+        names == (wall, bx) || names == (bx, wall)
+    }));
+    assert!((position(&app, bx).y - 5.0).abs() < 1e-3);
+}

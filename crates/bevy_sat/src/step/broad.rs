@@ -117,6 +117,12 @@ pub(crate) struct BroadState {
 }
 
 impl BroadState {
+    /// The entity and part (see [`BroadInput::part`]) that body `i` was last step, if there
+    /// was a body `i`.
+    pub fn last_body(&self, i: usize) -> Option<(Entity, u32)> {
+        self.last.get(i).map(|&(key, _)| key)
+    }
+
     /// The faces of static scenery body `i` that its flush static neighbours hid last step.
     pub fn scenery_internal(&self, i: usize) -> u16 {
         self.scenery_internal.get(i).copied().unwrap_or(0)

@@ -46,9 +46,13 @@ pub(super) fn place_parts(owner: &Owner, slots: &mut Slots) -> usize {
     for (index, part) in owner.compound.parts().iter().enumerate() {
         let slot = *slots.count;
         let mut kept = false;
+        // Kept only if the slot held this very part: when the bodies before it came or went,
+        // it may hold another part of the same entity.
+        let same_part = slots.broad.last_body(slot) == Some((owner.entity, index as u32));
         let aabb = match slots.bodies.get_mut(slot) {
             Some(body)
                 if owner.unchanged
+                    && same_part
                     && body.entity == owner.entity
                     && body.position == owner.start =>
             {

@@ -1,20 +1,17 @@
-//! The queries when either shape is a [`Compound`]: each is answered over the parts, and
+//! The queries when either shape is a [`Compound`](crate::Compound): each is answered over the parts, and
 //! [`collide_parts`] and [`sweep_parts`] also say which parts met.
 //!
 //! A compound's contact is the deepest of its parts' contacts, each found with the part's
 //! internal edges (the faces it shares with another part) never a way out: a contact whose
 //! normal lies along one is measured again on the part's open faces and the other shape's.
 
-use glam::{DVec2, Vec2};
+use glam::Vec2;
 
 use super::collide::{AxisOverlap, collide_within, least_overlap};
 use super::contact::{Contact, Hit};
-use super::distance::{ShapeDistance, distance};
-use super::point::{PointProjection, contains_point, project_point};
-use super::ray::{RayHit, cast_ray};
 use super::sweep::sweep;
 use crate::Aabb;
-use crate::shape::{AsShape, Compound, ConvexPolygon, ShapeRef};
+use crate::shape::{AsShape, ConvexPolygon, ShapeRef};
 
 /// Normals closer than this to each other lie along the same edge.
 const ALONG: f32 = 0.9999;
@@ -24,7 +21,7 @@ const ALONG: f32 = 0.9999;
 pub struct PartContact {
     /// The contact, as [`collide_within`] gives it.
     pub contact: Contact,
-    /// The index of A's part in [`Compound::parts`]; `None` when A is not a compound.
+    /// The index of A's part in [`Compound::parts`](crate::Compound::parts); `None` when A is not a compound.
     pub part_a: Option<usize>,
     /// The index of B's part; `None` when B is not a compound.
     pub part_b: Option<usize>,
@@ -35,7 +32,7 @@ pub struct PartContact {
 pub struct PartHit {
     /// The hit, as [`sweep`] gives it.
     pub hit: Hit,
-    /// The index of A's part in [`Compound::parts`]; `None` when A is not a compound.
+    /// The index of A's part in [`Compound::parts`](crate::Compound::parts); `None` when A is not a compound.
     pub part_a: Option<usize>,
     /// The index of B's part; `None` when B is not a compound.
     pub part_b: Option<usize>,
@@ -43,7 +40,9 @@ pub struct PartHit {
 
 /// The parts of a shape with their indices and internal-edge masks: a shape that is not a
 /// compound is its own single part (index `None`, no internal edges).
-fn parts_of(shape: ShapeRef<'_>) -> impl Iterator<Item = (Option<usize>, ShapeRef<'_>, u16)> {
+pub(crate) fn parts_of(
+    shape: ShapeRef<'_>,
+) -> impl Iterator<Item = (Option<usize>, ShapeRef<'_>, u16)> {
     let (list, single) = match shape {
         ShapeRef::Compound(c) => (c.parts(), None),
         other => (&[][..], Some(other)),
@@ -365,58 +364,4 @@ pub(crate) fn hit_point(hit: &Hit, a: ShapeRef<'_>, b: ShapeRef<'_>, motion: Vec
 /// [`sweep`] when either shape is a compound.
 pub(crate) fn sweep_compound(a: ShapeRef<'_>, b: ShapeRef<'_>, motion: Vec2) -> Option<Hit> {
     sweep_parts(&a, &b, motion).map(|found| found.hit)
-}
-
-/// [`cast_ray`] on a compound: the nearest hit over its parts. A hollow ray starting inside a
-/// part leaves where it leaves that part.
-pub(crate) fn ray(
-    c: &Compound,
-    origin: Vec2,
-    direction: Vec2,
-    max_distance: f32,
-    solid: bool,
-) -> Option<RayHit> {
-    c.parts()
-        .iter()
-        .filter_map(|p| cast_ray(&p.shape, origin, direction, max_distance, solid))
-        .fold(None, |best: Option<RayHit>, hit| match best {
-            Some(b) if b.distance <= hit.distance => Some(b),
-            _ => Some(hit),
-        })
-}
-
-/// [`contains_point`] on a compound: whether any part holds the point.
-pub(crate) fn contains(c: &Compound, point: Vec2) -> bool {
-    c.parts().iter().any(|p| contains_point(&p.shape, point))
-}
-
-/// [`project_point`] on a compound, in `f64`: outside, the nearest point of any part; inside,
-/// the nearest way out of a part holding it.
-pub(crate) fn project(c: &Compound, point: DVec2) -> (DVec2, bool) {
-    let at = point.as_vec2();
-    let projections = c.parts().iter().filter_map(|p| project_point(&p.shape, at));
-    let inside = contains(c, at);
-    let best = projections
-        .filter(|p: &PointProjection| p.is_inside == inside)
-        .map(|p| p.point.as_dvec2())
-        .fold(None, |best: Option<DVec2>, p| match best {
-            Some(b) if b.distance_squared(point) <= p.distance_squared(point) => Some(b),
-            _ => Some(p),
-        });
-    (best.unwrap_or(point), inside)
-}
-
-/// [`distance`] when either shape is a compound: the nearest pair of parts, `None` if any
-/// overlap.
-pub(crate) fn distance_compound(a: ShapeRef<'_>, b: ShapeRef<'_>) -> Option<ShapeDistance> {
-    let mut best: Option<ShapeDistance> = None;
-    for (_, pa, _) in parts_of(a) {
-        for (_, pb, _) in parts_of(b) {
-            let found = distance(&pa, &pb)?;
-            if best.is_none_or(|b| found.distance < b.distance) {
-                best = Some(found);
-            }
-        }
-    }
-    best
 }

@@ -53,7 +53,7 @@ pub struct ShapeDistance {
 pub fn distance<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> Option<ShapeDistance> {
     let (a, b) = (a.as_shape(), b.as_shape());
     if super::compound::is_compound(a, b) {
-        return super::compound::distance_compound(a, b);
+        return super::compound_point::distance_compound(a, b);
     }
     if overlap(&a, &b) {
         return None;

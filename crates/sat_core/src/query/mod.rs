@@ -5,6 +5,7 @@
 mod axes;
 mod collide;
 mod compound;
+mod compound_point;
 mod contact;
 mod distance;
 mod exit;

@@ -75,7 +75,7 @@ pub fn cast_ray<S: AsShape + ?Sized>(
         ShapeRef::Large(p) => polygon_span(p.view(), &ray),
         ShapeRef::Circle(c) => circle_span(c, &ray),
         ShapeRef::Compound(c) => {
-            return super::compound::ray(c, origin, direction, max_distance, solid);
+            return super::compound_point::ray(c, origin, direction, max_distance, solid);
         }
         rounded => super::rounded_point::rounded_span(rounded, &ray),
     }?;

@@ -50,6 +50,27 @@ pub fn earth(mut commands: Commands, level: Res<Level>) {
     }
 }
 
+/// The outline of one part of a compound collider, as points (round shapes as fine polygons).
+fn part_outline(shape: &SatShape) -> Vec<Vec2> {
+    match shape {
+        SatShape::Polygon(polygon) => polygon.vertices().to_vec(),
+        SatShape::Large(polygon) => polygon.vertices().to_vec(),
+        SatShape::Circle(circle) => (0..32)
+            .map(|i| {
+                let angle = i as f32 * core::f32::consts::TAU / 32.0;
+                circle.center() + Vec2::from_angle(angle) * circle.radius()
+            })
+            .collect(),
+        SatShape::Capsule(capsule) => capsule.outline(12),
+        SatShape::Rounded(rounded) => rounded.outline(6),
+        SatShape::Compound(compound) => compound
+            .parts()
+            .iter()
+            .flat_map(|part| part_outline(&part.shape))
+            .collect(),
+    }
+}
+
 /// The colliders [`new_colliders`] draws: new ones, but the player's.
 type NewScenery = (Added<ConvexCollider>, Without<Player>);
 
@@ -97,6 +118,18 @@ pub fn new_colliders(
             .fill(paint.0)
             .stroke((outline, 2.0))
             .build(),
+            // Every part, filled: the faces where parts meet are inside the body, not drawn.
+            SatShape::Compound(compound) => compound
+                .parts()
+                .iter()
+                .fold(ShapeBuilder::new(), |builder, part| {
+                    builder.add(&shapes::Polygon {
+                        points: part_outline(&part.shape),
+                        closed: true,
+                    })
+                })
+                .fill(paint.0)
+                .build(),
         };
         commands.entity(entity).insert(shape);
     }

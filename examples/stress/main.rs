@@ -16,6 +16,10 @@
 //! `--queries [--answers DIR]` runs the spatial-query benchmark instead of timing steps (see
 //! `queries.rs`): after the warm-up steps, 10,000 rays, shape casts and point queries.
 //!
+//! `--compounds` (bevy_sat only) makes every other moving box a compound of its two halves
+//! (a quarter of the moving bodies, each of two parts of the same outline), to measure what a
+//! compound body costs against the single shape it replaces.
+//!
 //! `--tiles` runs the tile-grid benchmark instead (see `tiles.rs`): a 1000 × 1000 cave grid,
 //! its build, one edit, and `--bodies` Weak bodies over it against a floor of plain boxes.
 
@@ -44,16 +48,17 @@ fn main() {
     let (args, run_queries, answers) = queries::take_flags(args);
     let by_stage = args.iter().any(|a| a == "--stages");
     let run_tiles = args.iter().any(|a| a == "--tiles");
+    let compounds = args.iter().any(|a| a == "--compounds");
     let options = Options::from_args(
         args.into_iter()
-            .filter(|a| a != "--stages" && a != "--tiles"),
+            .filter(|a| a != "--stages" && a != "--tiles" && a != "--compounds"),
     )
     .unwrap_or_else(|error| harness::usage_exit("stress", &error));
     if run_tiles {
         tiles::run(&options);
         return;
     }
-    let mut app = build_app(&options);
+    let mut app = build_app(&options, compounds);
     if run_queries {
         harness::warm_up(&mut app, options.warmup);
         let scene = scene::stress_scene(options.bodies, options.seed);
@@ -92,7 +97,9 @@ fn main() {
     );
 }
 
-fn build_app(options: &Options) -> App {
+/// The stress scene's app; with `compounds`, every other moving box split into a compound of
+/// its two halves.
+fn build_app(options: &Options, compounds: bool) -> App {
     let mut app = App::new();
     app.add_plugins((
         harness::minimal_plugins(options.threads),
@@ -113,8 +120,16 @@ fn build_app(options: &Options) -> App {
     let detect = options.mode == "detect";
     let mut ids = sat_queries::SceneIds::default();
     let world = app.world_mut();
+    let mut boxes = 0usize;
     for (index, body) in scene.bodies.into_iter().enumerate() {
-        let collider = match collider_of(&body.shape) {
+        let split = match body.shape {
+            SceneShape::Box { width, height } if compounds && body.moving => {
+                boxes += 1;
+                boxes.is_multiple_of(2).then_some((width, height))
+            }
+            _ => None,
+        };
+        let collider = match split.map_or_else(|| collider_of(&body.shape), |(w, h)| halves(w, h)) {
             Ok(collider) => collider,
             Err(error) => {
                 eprintln!("stress: skipping an invalid random polygon: {error}");
@@ -136,6 +151,15 @@ fn build_app(options: &Options) -> App {
     }
     app.insert_resource(ids);
     app
+}
+
+/// A box `width` × `height` as a compound of its left and right halves.
+fn halves(width: f32, height: f32) -> Result<ConvexCollider, PolygonError> {
+    let half = ConvexCollider::rectangle(width * 0.5, height);
+    ConvexCollider::compound([
+        (Vec2::new(-width * 0.25, 0.0), 0.0, half.clone()),
+        (Vec2::new(width * 0.25, 0.0), 0.0, half),
+    ])
 }
 
 /// The collider of a scene shape.

@@ -23,9 +23,15 @@ fn shade(color: Color, amount: f32) -> Color {
     color.mix(&Color::BLACK, amount)
 }
 
-/// The outline of a collider in its own frame, as points (circles as a fine polygon).
+/// The outline of a collider in its own frame, as points (circles as a fine polygon; a compound,
+/// which this level has none of, as its first part).
 fn outline(collider: &ConvexCollider) -> Vec<Vec2> {
-    match collider.shape() {
+    shape_outline(collider.shape())
+}
+
+/// The outline of a shape, as [`outline`] gives it.
+fn shape_outline(shape: &SatShape) -> Vec<Vec2> {
+    match shape {
         SatShape::Polygon(polygon) => polygon.vertices().to_vec(),
         SatShape::Large(polygon) => polygon.vertices().to_vec(),
         SatShape::Circle(circle) => (0..48)
@@ -36,6 +42,10 @@ fn outline(collider: &ConvexCollider) -> Vec<Vec2> {
             .collect(),
         SatShape::Capsule(capsule) => capsule.outline(12),
         SatShape::Rounded(rounded) => rounded.outline(6),
+        SatShape::Compound(compound) => compound
+            .parts()
+            .first()
+            .map_or_else(Vec::new, |part| shape_outline(&part.shape)),
     }
 }
 

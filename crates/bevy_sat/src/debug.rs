@@ -138,6 +138,12 @@ fn outline(gizmos: &mut Gizmos, shape: &Shape, color: impl Into<Color>) {
         }
         Shape::Capsule(c) => closed_strip(gizmos, &c.outline(ROUNDED_OUTLINE_STEPS), color),
         Shape::Rounded(r) => closed_strip(gizmos, &r.outline(ROUNDED_OUTLINE_STEPS), color),
+        Shape::Compound(c) => {
+            let color = color.into();
+            for part in c.parts() {
+                outline(gizmos, &part.shape, color);
+            }
+        }
     }
 }
 

@@ -18,6 +18,7 @@
 
 mod colliding;
 mod components;
+mod compound_colliders;
 mod config;
 mod contact_flags;
 mod contacts;
@@ -39,6 +40,7 @@ pub use components::{
     CollisionLayers, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform, RealVelocity,
     Sensor, Velocity, Weak,
 };
+pub use compound_colliders::POLYLINE_THICKNESS;
 pub use config::{PlatformOnLeave, SatConfig};
 pub use contact_flags::ContactFlags;
 pub use contacts::{ContactPair, Contacts};

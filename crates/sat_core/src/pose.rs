@@ -351,6 +351,7 @@ impl Shape {
                 Ok(out.aabb())
             }
             (Shape::Large(local), out) => local.transform_into(pose, out),
+            (Shape::Compound(local), out) => local.transform_into(pose, out),
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Stage 2: the broad phase. sat_core's sweep-and-prune over the swept AABBs, with a stable
 //! slot per entity so that the sort stays incremental from step to step.
 
-use bevy::ecs::entity::EntityHashMap;
+use bevy::platform::collections::HashMap;
 use bevy::prelude::*;
 use sat_core::{Aabb, SweepAndPrune};
 
@@ -16,6 +16,9 @@ use crate::components::CollisionLayers;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BroadInput {
     pub entity: Entity,
+    /// Which of the entity's bodies this is: 0, but for the parts of a Mighty compound body,
+    /// each a body of its own (see `prepare::parts`).
+    pub part: u32,
     /// The AABB swept over the step's motion, grown by the contact margin.
     pub swept: Aabb,
     /// Resolution may push the body ([`Body::pushable`](super::Body::pushable)).
@@ -42,6 +45,7 @@ impl BroadInput {
         let seamable = solid_mighty && body.one_way.is_none();
         Self {
             entity: body.entity,
+            part: 0,
             swept: Self::swept(aabb, motion, margin),
             pushable: body.pushable(),
             solid_mighty,
@@ -87,13 +91,13 @@ pub(crate) struct BroadState {
     /// This step's solid Mighty bodies, for resolution to find those a body pushed far meets.
     pub mighty: MightyBoxes,
     sap: SweepAndPrune,
-    slots: EntityHashMap<u32>,
+    slots: HashMap<(Entity, u32), u32>,
     free: Vec<u32>,
     /// Per slot, the body index this step (`u32::MAX` when the slot's entity is absent).
     slot_body: Vec<u32>,
     /// Last step's bodies in order with their slots: with an unchanged world the bodies come in
     /// the same order, and the slot is found without hashing.
-    last: Vec<(Entity, u32)>,
+    last: Vec<((Entity, u32), u32)>,
     raw: Vec<(u32, u32)>,
     /// Per body (bit `i` for body `i`), what the pair filter needs: bit sets of a few KiB that
     /// stay in cache however many bodies there are, unlike the body records.
@@ -113,6 +117,12 @@ pub(crate) struct BroadState {
 }
 
 impl BroadState {
+    /// The entity and part (see [`BroadInput::part`]) that body `i` was last step, if there
+    /// was a body `i`.
+    pub fn last_body(&self, i: usize) -> Option<(Entity, u32)> {
+        self.last.get(i).map(|&(key, _)| key)
+    }
+
     /// The faces of static scenery body `i` that its flush static neighbours hid last step.
     pub fn scenery_internal(&self, i: usize) -> u16 {
         self.scenery_internal.get(i).copied().unwrap_or(0)
@@ -185,12 +195,12 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
             scenery_changed |= !input.kept;
         }
         let slot = match broad.last.get(i) {
-            Some(&(entity, slot)) if entity == input.entity => slot,
+            Some(&(key, slot)) if key == (input.entity, input.part) => slot,
             _ => {
                 same_order = false;
                 *broad
                     .slots
-                    .entry(input.entity)
+                    .entry((input.entity, input.part))
                     .or_insert_with(|| broad.free.pop().unwrap_or(broad.slot_body.len() as u32))
             }
         };
@@ -228,8 +238,12 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
         broad.last.clear();
         broad.last.extend(broad.inputs.iter().map(|input| {
             (
-                input.entity,
-                broad.slots.get(&input.entity).copied().unwrap_or(u32::MAX),
+                (input.entity, input.part),
+                broad
+                    .slots
+                    .get(&(input.entity, input.part))
+                    .copied()
+                    .unwrap_or(u32::MAX),
             )
         }));
     }

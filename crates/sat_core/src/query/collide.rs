@@ -61,6 +61,9 @@ pub fn collide_within<A: AsShape + ?Sized, B: AsShape + ?Sized>(
             polygon_circle(b, a, margin).map(|c| c.flipped())
         }
         (ShapeRef::Circle(a), ShapeRef::Circle(b)) => circle_circle(a, b, margin),
+        (a @ ShapeRef::Compound(_), b) | (a, b @ ShapeRef::Compound(_)) => {
+            super::compound::collide(a, b, margin)
+        }
         (a, b) => super::large_contact::polygons_contact(a, b, margin)
             .unwrap_or_else(|| super::rounded::rounded_contact(a, b, margin)),
     }

@@ -52,6 +52,9 @@ pub struct ShapeDistance {
 /// ```
 pub fn distance<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> Option<ShapeDistance> {
     let (a, b) = (a.as_shape(), b.as_shape());
+    if super::compound::is_compound(a, b) {
+        return super::compound_point::distance_compound(a, b);
+    }
     if overlap(&a, &b) {
         return None;
     }
@@ -168,6 +171,15 @@ pub(crate) fn core_of(shape: ShapeRef<'_>) -> (Core<'_>, f64) {
             let (core, _) = core_of(ShapeRef::Polygon(&r.core));
             (core, f64::from(r.radius))
         }
+        // Every query answers a compound part by part; its first part stands for it here.
+        ShapeRef::Compound(c) => match c.parts().first() {
+            Some(part) => core_of(part.shape.as_shape()),
+            None => {
+                core.inline_points[0] = c.centroid().as_dvec2();
+                core.len = 1;
+                (core, 0.0)
+            }
+        },
     }
 }
 

@@ -39,6 +39,9 @@ impl Hit {
         motion: Vec2,
     ) -> Vec2 {
         let (a, b) = (a.as_shape(), b.as_shape());
+        if super::compound::is_compound(a, b) {
+            return super::compound::hit_point(self, a, b, motion);
+        }
         if self.toi <= 0.0
             && let Some(contact) = collide_within(&a, &b, f32::INFINITY)
         {

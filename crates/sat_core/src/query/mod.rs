@@ -4,6 +4,8 @@
 
 mod axes;
 mod collide;
+mod compound;
+mod compound_point;
 mod contact;
 mod distance;
 mod exit;
@@ -20,6 +22,7 @@ mod sweep;
 
 pub use axes::*;
 pub use collide::*;
+pub use compound::{PartContact, PartHit, collide_parts, sweep_parts};
 pub use contact::*;
 pub use distance::*;
 pub use exit::*;

@@ -24,6 +24,9 @@ pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
             b.center - a.center,
             f64::from(a.radius) + f64::from(b.radius),
         ),
+        (a @ ShapeRef::Compound(_), b) | (a, b @ ShapeRef::Compound(_)) => {
+            super::compound::overlap(a, b)
+        }
         (a, b) => super::large_contact::polygons_contact(a, b, 0.0)
             .unwrap_or_else(|| super::rounded::rounded_contact(a, b, 0.0))
             .is_some(),

@@ -41,6 +41,7 @@ pub fn contains_point<S: AsShape + ?Sized>(shape: &S, point: Vec2) -> bool {
     match shape.as_shape() {
         ShapeRef::Polygon(p) => contains_in(p.view(), point),
         ShapeRef::Large(p) => contains_in(p.view(), point),
+        ShapeRef::Compound(c) => super::compound_point::contains(c, point.as_vec2()),
         ShapeRef::Circle(c) => {
             (point - c.center.as_dvec2()).length_squared()
                 <= f64::from(c.radius) * f64::from(c.radius)
@@ -106,6 +107,7 @@ fn project_on(shape: ShapeRef<'_>, point: DVec2) -> (DVec2, bool) {
         ShapeRef::Polygon(p) => project_on_polygon(p.view(), point),
         ShapeRef::Large(p) => project_on_polygon(p.view(), point),
         ShapeRef::Circle(c) => project_on_circle(c, point),
+        ShapeRef::Compound(c) => super::compound_point::project(c, point),
         rounded => project_on_rounded(rounded, point).unwrap_or((point, false)),
     }
 }

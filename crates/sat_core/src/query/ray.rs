@@ -74,6 +74,9 @@ pub fn cast_ray<S: AsShape + ?Sized>(
         ShapeRef::Polygon(p) => polygon_span(p.view(), &ray),
         ShapeRef::Large(p) => polygon_span(p.view(), &ray),
         ShapeRef::Circle(c) => circle_span(c, &ray),
+        ShapeRef::Compound(c) => {
+            return super::compound_point::ray(c, origin, direction, max_distance, solid);
+        }
         rounded => super::rounded_point::rounded_span(rounded, &ray),
     }?;
     span.hit(&ray, solid)

@@ -36,6 +36,9 @@ pub fn sweep<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B, motion: Vec
         // `collide` makes: no static test first.
         return sweep_polygon_polygon(a, b, motion);
     }
+    if super::compound::is_compound(a, b) {
+        return super::compound::sweep_compound(a, b, motion);
+    }
     if let Some(contact) = collide(&a, &b) {
         return Some(at_start(&contact));
     }

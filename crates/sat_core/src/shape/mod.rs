@@ -4,10 +4,12 @@
 //! them.
 
 mod circle;
+mod compound;
 mod lanes;
 mod large;
 mod outline;
 mod polygon;
+mod polyline;
 mod rounded;
 mod rounded_placement;
 #[cfg(feature = "serde")]
@@ -15,11 +17,13 @@ mod serde_impls;
 mod view;
 
 pub use circle::*;
+pub use compound::*;
 pub(crate) use lanes::aabb_of;
 pub(crate) use large::read_points;
 pub use large::*;
 pub(crate) use outline::signed_twice_area;
 pub use polygon::*;
+pub use polyline::MAX_POLYLINE_POINTS;
 pub use rounded::*;
 pub(crate) use rounded_placement::rounded_radius;
 pub(crate) use view::PolygonView;
@@ -53,6 +57,8 @@ pub enum Shape {
     Rounded(RoundedPolygon),
     /// A convex polygon of more corners than [`MAX_VERTICES`], on the heap.
     Large(LargePolygon),
+    /// Several convex parts in one frame, on the heap.
+    Compound(Compound),
 }
 
 impl From<Capsule> for Shape {
@@ -92,6 +98,8 @@ pub enum ShapeRef<'a> {
     Rounded(&'a RoundedPolygon),
     /// A convex polygon of more corners than [`MAX_VERTICES`], on the heap.
     Large(&'a LargePolygon),
+    /// Several convex parts in one frame.
+    Compound(&'a Compound),
 }
 
 /// Anything the queries ([`overlap`](crate::overlap), [`collide`](crate::collide),
@@ -130,6 +138,13 @@ impl AsShape for RoundedPolygon {
     }
 }
 
+impl AsShape for Compound {
+    #[inline]
+    fn as_shape(&self) -> ShapeRef<'_> {
+        ShapeRef::Compound(self)
+    }
+}
+
 impl AsShape for LargePolygon {
     #[inline]
     fn as_shape(&self) -> ShapeRef<'_> {
@@ -146,6 +161,7 @@ impl AsShape for Shape {
             Self::Capsule(c) => ShapeRef::Capsule(c),
             Self::Rounded(r) => ShapeRef::Rounded(r),
             Self::Large(p) => ShapeRef::Large(p),
+            Self::Compound(c) => ShapeRef::Compound(c),
         }
     }
 }
@@ -166,6 +182,7 @@ impl ShapeRef<'_> {
             Self::Capsule(c) => Shape::Capsule(*c),
             Self::Rounded(r) => Shape::Rounded(*r),
             Self::Large(p) => Shape::Large((*p).clone()),
+            Self::Compound(c) => Shape::Compound((*c).clone()),
         }
     }
 
@@ -178,6 +195,7 @@ impl ShapeRef<'_> {
             Self::Capsule(c) => c.project(axis),
             Self::Rounded(r) => r.project(axis),
             Self::Large(p) => p.project(axis),
+            Self::Compound(c) => c.project(axis),
         }
     }
 
@@ -209,6 +227,7 @@ impl ShapeRef<'_> {
                 (lo - r.radius, hi + r.radius)
             }
             Self::Large(p) => p.project_moved(axis, offset),
+            Self::Compound(c) => c.project_moved(axis, offset),
         }
     }
 
@@ -233,6 +252,7 @@ impl ShapeRef<'_> {
                 }
             }
             Self::Large(p) => p.aabb(),
+            Self::Compound(c) => c.aabb(),
         }
     }
 
@@ -245,6 +265,7 @@ impl ShapeRef<'_> {
             Self::Capsule(c) => (c.start + c.end) * 0.5,
             Self::Rounded(r) => r.core.centroid,
             Self::Large(p) => p.centroid(),
+            Self::Compound(c) => c.centroid(),
         }
     }
 }
@@ -279,6 +300,7 @@ impl Shape {
             }
             Self::Rounded(r) => r.core.translate(offset),
             Self::Large(p) => p.translate(offset),
+            Self::Compound(c) => c.translate(offset),
         }
     }
 }

@@ -98,6 +98,14 @@ pub enum PolygonError {
         /// straight on or to a U-turn: usually the point to move.
         index: usize,
     },
+    /// A compound shape was given no parts.
+    NoParts,
+    /// A part of a compound shape has a non-finite offset or rotation, or lies out of range
+    /// once placed.
+    PartOutOfRange {
+        /// The part, in the order given.
+        index: usize,
+    },
 }
 
 impl fmt::Display for PolygonError {
@@ -136,6 +144,11 @@ impl fmt::Display for PolygonError {
             Self::NoValidParts { index } => write!(
                 f,
                 "the outline near point {index} is too sharp or thin to split into convex parts"
+            ),
+            Self::NoParts => write!(f, "a compound shape needs at least one part"),
+            Self::PartOutOfRange { index } => write!(
+                f,
+                "part {index} has a non-finite offset or rotation, or is out of range once placed"
             ),
         }
     }

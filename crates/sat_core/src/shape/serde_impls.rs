@@ -103,6 +103,8 @@ enum ShapeData {
     Capsule(Capsule),
     Rounded(RoundedPolygon),
     Large(Vec<Vec2>),
+    /// The parts, placed in the compound's frame, with their internal-edge masks.
+    Compound(Vec<(Shape, u16)>),
 }
 
 impl Serialize for LargePolygon {
@@ -126,6 +128,12 @@ impl Serialize for Shape {
             Shape::Capsule(c) => ShapeData::Capsule(*c),
             Shape::Rounded(r) => ShapeData::Rounded(*r),
             Shape::Large(p) => ShapeData::Large(p.vertices().to_vec()),
+            Shape::Compound(c) => ShapeData::Compound(
+                c.parts()
+                    .iter()
+                    .map(|p| (p.shape.clone(), p.internal))
+                    .collect(),
+            ),
         }
         .serialize(serializer)
     }
@@ -141,6 +149,10 @@ impl<'de> Deserialize<'de> for Shape {
             ShapeData::Large(points) => {
                 Shape::Large(LargePolygon::new(points).map_err(D::Error::custom)?)
             }
+            ShapeData::Compound(parts) => Shape::Compound(
+                super::Compound::new(parts.into_iter().map(|(s, m)| (Vec2::ZERO, 0.0, s, m)))
+                    .map_err(D::Error::custom)?,
+            ),
         })
     }
 }

@@ -4,6 +4,7 @@ use bevy::prelude::*;
 
 mod carry;
 mod first_support;
+mod parts;
 
 use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 
@@ -15,6 +16,7 @@ use crate::components::{
 };
 use crate::config::{MAX_DT, SatConfig};
 use crate::contact_flags::ContactFlags;
+use sat_core::Shape;
 
 /// The colliders the step reads.
 pub(crate) type ColliderQuery<'w, 's> = Query<
@@ -187,6 +189,34 @@ pub(crate) fn prepare_bodies(
             continue;
         };
         pose.translation = start + displacement;
+        if kind == Kind::Mighty
+            && let Shape::Compound(compound) = collider.shape()
+        {
+            // Each part a body of its own (see `parts`).
+            let owner = parts::Owner {
+                entity,
+                compound,
+                pose,
+                start,
+                velocity: v,
+                still: velocity.is_none(),
+                unchanged: velocity.is_none() && !transform.is_changed() && !collider.is_changed(),
+                layers: layers.copied().unwrap_or_default(),
+                sensor,
+                one_way: one_way.copied(),
+            };
+            let mut slots = parts::Slots {
+                bodies: &mut state.bodies,
+                broad: &mut state.broad,
+                velocities: keep_velocities.then_some(&mut motion.velocities),
+                count: &mut count,
+                margin,
+            };
+            parts::place_parts(&owner, &mut slots);
+            reach_squared = reach_squared.max(displacement.length_squared());
+            any_mighty_moving |= displacement != Vec2::ZERO;
+            continue;
+        }
         // Place the shape straight into a body slot kept from the last step when there is one:
         // no copy of the whole shape per body.
         let slot = count;

@@ -16,7 +16,8 @@ pub enum ThingKind {
     Player,
     /// A pushable crate of this size.
     Crate(Vec2),
-    /// Mighty scenery: a rectangle or a convex polygon around the object's position.
+    /// Mighty scenery around the object's position: a rectangle, a polygon (convex, or concave
+    /// and split into convex parts) or a polyline (a chain of segments: terrain).
     Block(ConvexCollider, Color),
     /// A coin (a point).
     Coin,
@@ -88,8 +89,11 @@ fn thing(
     if object.rotation != 0.0 {
         return Err("rotated objects are not supported".into());
     }
-    if object.ellipse || object.polyline.is_some() {
-        return Err("ellipses and polylines are not supported".into());
+    if object.ellipse {
+        return Err("ellipses are not supported".into());
+    }
+    if object.polyline.is_some() && object.kind != "block" {
+        return Err("only a block can be a polyline".into());
     }
     let point = || -> Result<Vec2, String> {
         if object.point {
@@ -126,9 +130,10 @@ fn thing(
         "sentry" => rectangle().map(|(at, size)| (at, ThingKind::Sentry(size)))?,
         "block" => {
             let color = color_property(&object.properties)?.unwrap_or(BLOCK_COLOR);
-            let (at, collider) = match &object.polygon {
-                Some(points) => polygon(object, points, world)?,
-                None => {
+            let (at, collider) = match (&object.polygon, &object.polyline) {
+                (Some(points), _) => polygon(object, points, world)?,
+                (None, Some(points)) => polyline(object, points, world)?,
+                (None, None) => {
                     let (at, size) = rectangle()?;
                     (at, ConvexCollider::rectangle(size.x, size.y))
                 }
@@ -168,20 +173,44 @@ fn thing(
     }))
 }
 
-/// A polygon object as a collider around its vertices' mean, and that mean.
+/// A polygon object as a collider around its vertices' mean, and that mean: convex as it is,
+/// or, when it is concave, split into convex parts.
 fn polygon(
     object: &Object,
     points: &[tmj::PolyPoint],
     world: &impl Fn(f64, f64) -> Vec2,
 ) -> Result<(Vec2, ConvexCollider), String> {
+    let (centre, vertices) = around_mean(object, points, world);
+    let collider = ConvexCollider::convex_polygon(vertices.iter().copied())
+        .or_else(|_| ConvexCollider::concave(vertices.iter().copied()))
+        .map_err(|e| format!("its polygon is not usable: {e}"))?;
+    Ok((centre, collider))
+}
+
+/// A polyline object as a chain collider around its vertices' mean, and that mean.
+fn polyline(
+    object: &Object,
+    points: &[tmj::PolyPoint],
+    world: &impl Fn(f64, f64) -> Vec2,
+) -> Result<(Vec2, ConvexCollider), String> {
+    let (centre, vertices) = around_mean(object, points, world);
+    let collider = ConvexCollider::polyline(vertices)
+        .map_err(|e| format!("its polyline is not usable: {e}"))?;
+    Ok((centre, collider))
+}
+
+/// An object's vertices in the world, and their mean with the vertices taken relative to it.
+fn around_mean(
+    object: &Object,
+    points: &[tmj::PolyPoint],
+    world: &impl Fn(f64, f64) -> Vec2,
+) -> (Vec2, Vec<Vec2>) {
     let vertices: Vec<Vec2> = points
         .iter()
         .map(|p| world(object.x + p.x, object.y + p.y))
         .collect();
     let centre = vertices.iter().copied().sum::<Vec2>() / vertices.len().max(1) as f32;
-    let collider = ConvexCollider::convex_polygon(vertices.iter().map(|v| *v - centre))
-        .map_err(|e| format!("its polygon is not usable: {e}"))?;
-    Ok((centre, collider))
+    (centre, vertices.iter().map(|v| *v - centre).collect())
 }
 
 /// Where a platform goes: the point object its `to` property names.

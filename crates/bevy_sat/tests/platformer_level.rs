@@ -212,6 +212,37 @@ fn the_shipped_levels_round_platform_is_a_24_gon() {
     }
 }
 
+/// The hill left of the start is a polyline (a chain of five points, 18 high), and the cup
+/// beside it a concave polygon split into convex parts: both Mighty compounds.
+#[test]
+fn the_shipped_levels_hill_is_a_polyline_and_its_cup_concave() {
+    let level = shipped();
+    let block = |name: &str| {
+        let thing = level.things.iter().find(|t| t.name == name).unwrap();
+        let ThingKind::Block(collider, _) = &thing.kind else {
+            panic!("{name} is a block: {thing:?}");
+        };
+        (thing.at, collider.clone())
+    };
+    let (at, hill) = block("hill");
+    let bevy_sat::geometry::Shape::Compound(chain) = hill.shape() else {
+        panic!("the hill is a chain: {hill:?}");
+    };
+    assert_eq!(chain.parts().len(), 4, "a part per segment");
+    let top = hill.shape().aabb().max.y + at.y;
+    assert!((top - 18.0).abs() < 1e-3, "the hill's top at {top}");
+    let (at, cup) = block("cup");
+    let bevy_sat::geometry::Shape::Compound(parts) = cup.shape() else {
+        panic!("the cup is split into parts: {cup:?}");
+    };
+    assert!(parts.parts().len() >= 3, "{} parts", parts.parts().len());
+    let aabb = cup.shape().aabb();
+    assert_eq!(
+        (aabb.min + at, aabb.max + at),
+        (Vec2::new(-110.0, 0.0), Vec2::new(-30.0, 24.0))
+    );
+}
+
 #[test]
 fn a_missing_file_is_named_with_the_reason() {
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_level.tmj");
@@ -391,13 +422,20 @@ fn objects_the_game_cannot_place_are_named() {
         problem,
         "object 22 (\"goal\", class \"goal\"): its size [20, 0] is not positive"
     );
-    let problem = broken("concave", |map| {
-        object(map, "slope up")["polygon"] = json!([{"x": 0, "y": 0}, {"x": 100, "y": -10}, {"x": 200, "y": 0}, {"x": 100, "y": -100}]);
+    let problem = broken("crossed", |map| {
+        object(map, "slope up")["polygon"] = json!([{"x": 0, "y": 0}, {"x": 100, "y": -100}, {"x": 100, "y": 0}, {"x": 0, "y": -60}]);
     });
     assert_eq!(
         problem,
-        "object 10 (\"slope up\", class \"block\"): its polygon is not usable: the outline is \
-         not convex at point 1"
+        "object 10 (\"slope up\", class \"block\"): its polygon is not usable: edges 0 and 2 \
+         of the outline cross or touch"
+    );
+    let problem = broken("polyline_coin", |map| {
+        object(map, "goal")["polyline"] = json!([{"x": 0, "y": 0}, {"x": 10, "y": 0}]);
+    });
+    assert_eq!(
+        problem,
+        "object 22 (\"goal\", class \"goal\"): only a block can be a polyline"
     );
 }
 

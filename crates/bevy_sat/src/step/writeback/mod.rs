@@ -96,7 +96,6 @@ pub(crate) fn write_back(
         on_leave: state.settings.on_leave,
     };
     let mut next = 0;
-    let mut last = Entity::PLACEHOLDER;
     // `for_each`, not a `for` loop: Bevy's query iterator walks its tables in one fold then,
     // instead of keeping its position on the stack between the calls of `next`.
     targets
@@ -105,15 +104,23 @@ pub(crate) fn write_back(
             if let Some(ahead) = state.bodies.get(next + HEADER_PREFETCH_DISTANCE) {
                 ahead.prefetch_header();
             }
-            // The further parts of a Mighty compound (bodies of the entity written last) have
-            // nothing more to write, and the walk stays in step with the query past them.
-            while state.bodies.get(next).is_some_and(|b| b.entity == last) {
-                next += 1;
+            let mut found = state.bodies.get(next).filter(|b| b.entity == entity);
+            if found.is_none() {
+                // The further parts of a Mighty compound (bodies of the entity before) have
+                // nothing more to write: the walk goes past them to stay in step with the query.
+                let parts_of = |k: usize| {
+                    let previous = k.checked_sub(1).and_then(|p| state.bodies.get(p));
+                    previous
+                        .is_some_and(|p| state.bodies.get(k).is_some_and(|b| b.entity == p.entity))
+                };
+                while parts_of(next) {
+                    next += 1;
+                }
+                found = state.bodies.get(next).filter(|b| b.entity == entity);
             }
-            let Some(body) = state.bodies.get(next).filter(|b| b.entity == entity) else {
+            let Some(body) = found else {
                 return;
             };
-            last = entity;
             let target = (&mut transform, velocity, flags, real);
             write_body(body, computed.get(next), facts, target);
             if body.drop_through && !on_one_way[next] {

@@ -47,7 +47,7 @@ impl RoundedPolygon {
     /// polygon is, its radius multiplied by the larger absolute scale component.
     ///
     /// # Errors
-    /// As [`ConvexPolygon::transformed`].
+    /// As [`ConvexPolygon::transformed`](crate::ConvexPolygon::transformed).
     pub fn transformed(&self, pose: &Pose) -> Result<RoundedPolygon, TransformError> {
         let core = self.core.transformed(pose)?;
         let radius = rounded_radius(self.radius, pose)?;

@@ -21,6 +21,7 @@
 use glam::Vec2;
 
 use super::contact::Contact;
+use super::manifold::clip_segment;
 use crate::Aabb;
 use crate::shape::{PolygonView, ShapeRef};
 
@@ -147,21 +148,6 @@ fn least_separation(
     best.separation.is_finite().then_some(best)
 }
 
-/// Keeps the part of segment `p` where `tangent · x >= limit`.
-#[inline]
-fn keep(p: [Vec2; 2], tangent: Vec2, limit: f32) -> Option<[Vec2; 2]> {
-    let d0 = p[0].dot(tangent) - limit;
-    let d1 = p[1].dot(tangent) - limit;
-    match (d0 >= 0.0, d1 >= 0.0) {
-        (true, true) => Some(p),
-        (false, false) => None,
-        (inside0, _) => {
-            let cut = p[0] + (p[1] - p[0]) * (d0 / (d0 - d1));
-            Some(if inside0 { [p[0], cut] } else { [cut, p[1]] })
-        }
-    }
-}
-
 /// The contact of an overlapping pair along `reference`'s edge `best.edge` (normal from the
 /// reference polygon towards the incident one), `depth` deep: the incident edge beside the
 /// support corner that faces most against the normal, clipped to the reference edge, each
@@ -192,8 +178,8 @@ fn clip(
     let segment = [iv[edge], iv[if edge + 1 == m { 0 } else { edge + 1 }]];
     let tangent = normal.perp(); // along r1 → r2
     let local = [segment[0] - r1, segment[1] - r1];
-    let clipped =
-        keep(local, tangent, 0.0).and_then(|s| keep(s, -tangent, -(r2 - r1).dot(tangent)));
+    let clipped = clip_segment(local, tangent, 0.0)
+        .and_then(|s| clip_segment(s, -tangent, -(r2 - r1).dot(tangent)));
     let slop = 1.0e-5 * extent.max(1.0) + depth * 1.0e-4;
     let mut points = [Vec2::ZERO; 2];
     let mut count = 0;

@@ -41,7 +41,7 @@ fn most_aligned(polygon: &ConvexPolygon, direction: Vec2) -> usize {
 /// lies wholly on one side, as most do, needs none; a branch-free version would divide on
 /// every call.
 #[inline]
-fn clip(p: [Vec2; 2], tangent: Vec2, limit: f32) -> Option<[Vec2; 2]> {
+pub(super) fn clip_segment(p: [Vec2; 2], tangent: Vec2, limit: f32) -> Option<[Vec2; 2]> {
     let d0 = p[0].dot(tangent) - limit;
     let d1 = p[1].dot(tangent) - limit;
     match (d0 >= 0.0, d1 >= 0.0) {
@@ -73,8 +73,8 @@ pub(crate) fn clip_manifold(
     // Measure from r1 for precision far from the origin.
     let tangent = face_normal.perp(); // along r1 → r2 for a counter-clockwise polygon
     let local = [segment[0] - r1, segment[1] - r1];
-    let clipped =
-        clip(local, tangent, 0.0).and_then(|s| clip(s, -tangent, -(r2 - r1).dot(tangent)));
+    let clipped = clip_segment(local, tangent, 0.0)
+        .and_then(|s| clip_segment(s, -tangent, -(r2 - r1).dot(tangent)));
     // Keep the points within round-off of the deepest possible one (a negative depth is a gap).
     let slop = 1.0e-5 * (reference.radius + incident.radius).max(1.0)
         + depth.abs() * 1.0e-4

@@ -302,9 +302,10 @@ fn ear_whose_diagonal_grazes_a_corner_is_not_clipped() {
 }
 
 /// A crescent (an arc of 31 points inside an arc of 31, about 0.2 across) that the property
-/// test found: a valid simple outline, refused with `NoValidParts`. Not fixed yet.
+/// test found: a valid simple outline whose ear clipping was forced into a sliver triangle
+/// (an outer corner nearly on the line through two inner ones), once refused with
+/// `NoValidParts`.
 #[test]
-#[ignore = "known bug: a thin crescent of many points is refused"]
 fn crescent_of_many_points_is_split() {
     let outline: Vec<Vec2> = [
         (0.16291152, 0.0),

@@ -2,10 +2,11 @@
 //! answer, [`ConvexParts`].
 //!
 //! The outline is checked ([`outline`]), cut into triangles by ear clipping ([`triangulate`]),
-//! and the triangles merged into convex parts by Hertel–Mehlhorn ([`merge`]). Each part
+//! the triangles reshaped by edge flips ([`flip`]) and merged into convex parts by Hertel–Mehlhorn ([`merge`]). Each part
 //! records which of its edges are internal (shared with another part): a body made of the
 //! parts should never be pushed out along those, as they are not part of its surface.
 
+mod flip;
 mod merge;
 mod outline;
 mod triangulate;
@@ -135,10 +136,11 @@ pub fn convex_decomposition(
 ) -> Result<ConvexParts, PolygonError> {
     let outline = outline::checked_outline(points)?;
     let n = outline.points.len();
-    let triangles =
+    let mut triangles =
         triangulate::triangulate(&outline.points).map_err(|corner| PolygonError::NoValidParts {
             index: outline.source[corner],
         })?;
+    flip::improve(&outline.points, &mut triangles);
     let pieces = merge::merge_triangles(&outline.points, &triangles);
     let mut parts = Vec::with_capacity(pieces.len());
     let mut internal = Vec::with_capacity(pieces.len());

@@ -8,6 +8,7 @@
 
 use glam::DVec2;
 
+use super::flip::quality;
 use super::outline::orient;
 
 /// The triangles of the outline, each as three corner indices counter-clockwise, or the index
@@ -84,8 +85,5 @@ fn ear_quality(points: &[DVec2], alive: &[bool], p: usize, i: usize, q: usize) -
     if blocked {
         return None;
     }
-    let (ab, bc, ca) = ((b - a).length(), (c - b).length(), (a - c).length());
-    // sin of each angle is twice the area over the two sides that meet there.
-    let smallest = twice_area / (ab * ca).max(ab * bc).max(bc * ca);
-    Some(smallest)
+    Some(quality(a, b, c))
 }

@@ -141,6 +141,8 @@ pub(crate) struct StepSettings {
     pub corner_correction: f32,
     /// What a body keeps of a platform's velocity when it leaves it.
     pub on_leave: PlatformOnLeave,
+    /// The step's duration in seconds, as prepare integrated it (zero until the first step).
+    pub dt: f32,
 }
 
 impl Default for StepSettings {
@@ -221,6 +223,7 @@ impl SatConfig {
             step_height,
             corner_correction,
             on_leave: self.platform_on_leave,
+            dt: 0.0,
         };
         (settings, replaced)
     }

@@ -556,6 +556,59 @@ fn crushed_between_mighty_bodies_is_reported_and_not_pushed_into_either() {
     );
 }
 
+/// A body squeezed between a press and the floor is crushed, but does not fall into the floor
+/// by its own gravity while the press holds it (it used to, deeper every step, and was thrown
+/// back out once deep enough), whether the press keeps coming or has stopped in it.
+#[test]
+fn crushed_body_does_not_sink_into_the_floor_under_gravity() {
+    let shapes = [
+        ("box", ConvexCollider::rectangle(10.0, 10.0)),
+        (
+            "rounded box",
+            ConvexCollider::round_rectangle(10.0, 10.0, 2.0),
+        ),
+        ("circle", ConvexCollider::circle(5.0)),
+        ("capsule", ConvexCollider::capsule(3.0, 4.0)),
+    ];
+    for (name, shape) in shapes {
+        let mut app = platformer_app();
+        floor(&mut app);
+        let press = spawn(
+            &mut app,
+            (
+                ConvexCollider::rectangle(60.0, 10.0),
+                Mighty,
+                Velocity(Vec2::new(0.0, -60.0)),
+                Transform::from_xyz(0.0, 20.0, 0.0),
+            ),
+        );
+        let victim = weak(&mut app, shape, 0.0, 5.0);
+        app.init_resource::<Crushes>()
+            .add_systems(FixedPostUpdate, record_crushes.after(SatSystems::Writeback));
+        for step in 0..120 {
+            if step == 10 {
+                // The press stops 5 units into the body and stays there.
+                app.world_mut().get_mut::<Velocity>(press).unwrap().0 = Vec2::ZERO;
+            }
+            app.update();
+            let at = bottom(&app, victim, 5.0);
+            assert!(at >= -1e-3, "{name}: sank to {at} at step {step}");
+            assert!(at <= 1e-3, "{name}: lifted to {at} at step {step}");
+        }
+        let crushes = &app.world().resource::<Crushes>().0;
+        assert!(
+            crushes.iter().filter(|c| c.body == victim).count() >= 100,
+            "{name}: reported crushed in {} steps",
+            crushes.len()
+        );
+        let velocity = app.world().get::<Velocity>(victim).unwrap().0;
+        assert!(
+            velocity.y.abs() < 1e-3,
+            "{name}: kept falling at {velocity}"
+        );
+    }
+}
+
 #[derive(Resource, Default)]
 struct Crushes(Vec<Crushed>);
 

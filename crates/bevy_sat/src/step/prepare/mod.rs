@@ -144,6 +144,7 @@ pub(crate) fn prepare_bodies(
         state.settings = settings;
     }
     let dt = step_duration(time.delta_secs(), &mut prepare.warnings.dt);
+    state.settings.dt = dt;
     let settings = state.settings;
     prepare.index.clear();
     // The longest motion, squared until the end: one square root per step, not per body.

@@ -13,7 +13,8 @@
 //! 4. A last Mighty pass, so that no Weak body ends inside a Mighty one; a push that would
 //!    squeeze a body into another Mighty body is not made, and the body is reported crushed.
 //!    A body crushed only by its own way this step (walked into a ledge under a low ceiling,
-//!    lifted onto the ledge into the ceiling) goes back along that way instead ([`way_back`]).
+//!    lifted onto the ledge into the ceiling) goes back along that way instead ([`way_back`]);
+//!    one still crushed does not travel by its own velocity into what crushes it.
 //!    Then a last check ([`settle`]) of the bodies that pass pushed and of those moved beyond
 //!    the step's reach: one still inside a Mighty body (pushed into another at an angle the
 //!    holds let through, or into one no pair knew of) takes the shortest way out of all the
@@ -235,7 +236,7 @@ pub(crate) fn resolve(
     );
     res.crushed.sort_unstable();
     // A body crushed only by its own way this step goes back along it instead.
-    way_back::free_the_self_crushed(bodies, pairs, moves, res, settings);
+    way_back::free_the_self_crushed(bodies, pairs, velocities, moves, res, settings);
     // What it pushed must not end in another Mighty body, nor a body moved beyond the reach
     // in one the narrow phase did not pair it with.
     let visited = std::mem::take(&mut res.mighty.visited);

@@ -8,6 +8,7 @@
 
 use bevy::prelude::*;
 use sat_core::exit_distance;
+use smallvec::SmallVec;
 
 use super::Resolution;
 use super::mighty::weak_side;
@@ -36,7 +37,9 @@ pub(super) struct WayBack {
 
 /// Frees each body reported crushed (`res.crushed`) that its way back this step takes out of
 /// every Mighty body it is paired with, within that way's length: it is moved there, loses its
-/// velocity into what it then touches, and is no longer reported crushed. Looks at nothing in
+/// velocity into what it then touches, and is no longer reported crushed. A body its way back
+/// does not free stays crushed, but takes back the part of its own motion (its velocity's, not
+/// what carried it) that drove it into a Mighty body ([`hold_in_place`]). Looks at nothing in
 /// a step where no body is crushed.
 ///
 /// A way back never leaves an overlap deeper than it is long (no way out of a convex shape is
@@ -46,6 +49,7 @@ pub(super) struct WayBack {
 pub(super) fn free_the_self_crushed(
     bodies: &[Body],
     pairs: &[PairContact],
+    velocities: &[Vec2],
     moves: &mut Moves,
     res: &mut Resolution,
     settings: &StepSettings,
@@ -93,6 +97,18 @@ pub(super) fn free_the_self_crushed(
         let own = &way.paired[start..end];
         if go_back(bodies, pairs, w, own, moves, settings) {
             way.freed.push(bodies[w].entity);
+        } else {
+            let own_motion = velocities[w] * settings.dt;
+            hold_in_place(
+                bodies,
+                pairs,
+                w,
+                own,
+                own_motion,
+                &res.crushed,
+                moves,
+                settings,
+            );
         }
     }
     if !way.freed.is_empty() {
@@ -164,4 +180,62 @@ fn go_back(
         }
     }
     true
+}
+
+/// Takes back the part of crushed body `w`'s own motion this step (`own_motion`: its
+/// velocity's, not what carried it) that drove it into the Mighty bodies of its pairs (`own`),
+/// as far as needed to leave them and no further than that motion, and stops its velocity into
+/// what it touches. Whatever crushes it (`crushed`, sorted) may move on into it; the body
+/// itself does not travel: squeezed between a press and the floor, it would otherwise fall
+/// into the floor by gravity, deeper every step. The move is not made if it would take the
+/// body deeper into a Mighty body that does not crush it.
+#[allow(clippy::too_many_arguments)] // the way back's inputs, and the crushed pairs
+fn hold_in_place(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    w: usize,
+    own: &[(usize, usize)],
+    own_motion: Vec2,
+    crushed: &[(Entity, Entity)],
+    moves: &mut Moves,
+    settings: &StepSettings,
+) {
+    let length = own_motion.length();
+    let Some(back) = (-own_motion).try_normalize() else {
+        return;
+    };
+    let shape = moves.shape_now(bodies, w);
+    let mut step = 0.0f32;
+    let mut depths: SmallVec<[f32; 8]> = SmallVec::new();
+    for &(_, k) in own {
+        let (_, m, contact) = weak_side(bodies, pairs, k, moves, settings);
+        depths.push(contact.map_or(f32::NEG_INFINITY, |c| c.depth));
+        // The pairs its own motion went into (the normal runs from the Weak body into the
+        // Mighty one); a one-way platform is left to its own rules.
+        let into = contact.is_some_and(|c| c.depth > settings.slop && c.normal.dot(back) < 0.0);
+        if into && !pairs[k].one_way {
+            let out = exit_distance(&shape, &bodies[m].shape, back).unwrap_or(f32::INFINITY);
+            step = step.max(out.min(length));
+        }
+    }
+    if step > 0.0 {
+        moves.shift(w, back * step);
+        let entity = bodies[w].entity;
+        let deeper = own.iter().zip(&depths).any(|(&(_, k), &before)| {
+            let (_, _, contact) = weak_side(bodies, pairs, k, moves, settings);
+            let (a, b) = pairs[k].entities;
+            let mighty = if a == entity { b } else { a };
+            contact.is_some_and(|c| c.depth > settings.slop && c.depth > before + settings.slop)
+                && crushed.binary_search(&(entity, mighty)).is_err()
+        });
+        if deeper {
+            moves.shift(w, -back * step);
+        }
+    }
+    for &(_, k) in own {
+        let (_, _, contact) = weak_side(bodies, pairs, k, moves, settings);
+        if let Some(c) = contact.filter(|c| c.depth >= -settings.slop && !pairs[k].one_way) {
+            moves.stop_along(w, c.normal);
+        }
+    }
 }

@@ -139,3 +139,37 @@ fn boxes_and_circles_slide_up_and_down_a_ragged_wall_without_a_bump() {
         }
     }
 }
+
+/// A grid and a plain Mighty box lying flush beside it make one floor: a body walking from
+/// the grid onto the box, or back, crosses the seam without a snag or a bump (the grid's
+/// pieces and the box hide the faces they share, as two flush colliders do).
+#[test]
+fn walking_from_a_grid_onto_a_flush_collider_beside_it_has_no_seam() {
+    for speed in SPEEDS.into_iter().flat_map(|s| [s, -s]) {
+        for (name, collider) in walkers() {
+            let mut app = app_with_gravity(-900.0);
+            let mut grid = TileGrid::new(UVec2::new(10, 1), Vec2::splat(CELL));
+            for x in 0..10 {
+                grid.set(UVec2::new(x, 0), Tile::Solid);
+            }
+            // The grid covers x from 0 to 160, the box from 160 to 320; both tops at y = 16.
+            spawn(&mut app, (grid, Transform::default()));
+            mighty(&mut app, ConvexCollider::rectangle(160.0, 16.0), 240.0, 8.0);
+            let from = if speed > 0.0 { 130.0 } else { 190.0 };
+            let body = moving(&mut app, collider, from, 22.0, Vec2::new(speed, 0.0));
+            let steps = ((60.0 / (speed.abs() * DT)) as usize).max(3);
+            for step in 0..steps {
+                app.update();
+                let (at, v) = (position(&app, body), velocity(&app, body));
+                let context = format!("{name} at {speed} units/s, step {step}: at {at}, v {v}");
+                assert!((at.y - 22.0).abs() < 1e-3, "height lost: {context}");
+                assert!((v.x - speed).abs() < 1e-3, "speed lost: {context}");
+            }
+            let crossed = position(&app, body).x - 160.0;
+            assert!(
+                crossed * speed.signum() > 0.0,
+                "{name} at {speed}: did not cross"
+            );
+        }
+    }
+}

@@ -12,7 +12,8 @@ use super::store::TilePieces;
 use crate::components::CollisionLayers;
 use crate::step::StepState;
 use crate::step::body::{Body, Kind};
-use crate::step::broad::MightyBox;
+use crate::step::broad::{BroadInput, MightyBox};
+use crate::step::seams::mark_internal_faces;
 
 /// The per-step storage, kept so that it allocates nothing once warmed up.
 #[derive(Default, Debug)]
@@ -21,6 +22,9 @@ pub(crate) struct NearbyPieces {
     made: HashMap<u64, (u32, f32)>,
     /// The pieces near the body at hand, as (left of the box, body index).
     near: Vec<(f32, u32)>,
+    /// The entities' solid Mighty polygons beside the grid at hand, which a piece may lie
+    /// flush against (listed when the grid's first piece is made).
+    beside: Vec<u32>,
 }
 
 /// The key of piece `k` of chunk `chunk` of the `grid`-th grid: a chunk holds at most 256
@@ -53,7 +57,8 @@ pub(crate) fn add_nearby_pieces(
         0.0
     };
     let margin = settings.margin;
-    let NearbyPieces { made, near } = &mut *scratch;
+    let tolerance = settings.seam_tolerance;
+    let NearbyPieces { made, near, beside } = &mut *scratch;
     made.clear();
     let bodies = &mut state.bodies;
     let broad = &mut state.broad;
@@ -65,6 +70,7 @@ pub(crate) fn add_nearby_pieces(
         let Some(bounds) = pieces.bounds else {
             continue;
         };
+        let mut listed = false;
         for i in 0..entities {
             let input = &broad.inputs[i];
             // Solid Mighty bodies are never paired with scenery.
@@ -97,6 +103,20 @@ pub(crate) fn add_nearby_pieces(
                         body.one_way = placed.one_way;
                         body.hidden = placed.hidden;
                         body.internal = placed.hidden;
+                        if body.one_way.is_none() {
+                            if !listed {
+                                listed = true;
+                                beside.clear();
+                                let reach = bounds.grown(tolerance);
+                                let inputs = &broad.inputs[..entities];
+                                let flush = |(_, input): &(usize, &BroadInput)| {
+                                    input.seamable && input.swept.overlaps(&reach)
+                                };
+                                let found = inputs.iter().enumerate().filter(flush);
+                                beside.extend(found.map(|(e, _)| e as u32));
+                            }
+                            hide_faces_beside(&mut body, &aabb, beside, bodies, tolerance);
+                        }
                         bodies.push(body);
                         if let Some(velocities) = velocities.as_deref_mut() {
                             velocities.push(Vec2::ZERO);
@@ -118,6 +138,26 @@ pub(crate) fn add_nearby_pieces(
             near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
             let pairs = near.iter().map(|&(_, j)| (i, j as usize));
             broad.candidates.extend(pairs);
+        }
+    }
+}
+
+/// Hides the faces that piece `piece` (its box `aabb`) shares with the solid Mighty polygons
+/// `beside` it lying flush against it, on both sides, as the broad phase does between two
+/// such entities: a body walking from the grid onto a plain collider beside it (or back) is
+/// not snagged on the seam.
+fn hide_faces_beside(
+    piece: &mut Body,
+    aabb: &sat_core::Aabb,
+    beside: &[u32],
+    bodies: &mut [Body],
+    tolerance: f32,
+) {
+    let reach = aabb.grown(tolerance);
+    for &e in beside {
+        let other = &mut bodies[e as usize];
+        if other.shape.aabb().overlaps(&reach) {
+            mark_internal_faces(piece, other, tolerance);
         }
     }
 }

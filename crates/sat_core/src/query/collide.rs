@@ -331,10 +331,10 @@ pub(crate) fn polygon_circle_feature(
     c: &Circle,
     margin: f32,
 ) -> Option<(Vec2, f32)> {
-    let vertices = p.vertices();
+    let vertices = p.inline_vertices();
     let n = vertices.len();
     let (mut edge, mut separation) = (0, f32::NEG_INFINITY);
-    for (i, (v, normal)) in vertices.iter().zip(p.normals()).enumerate() {
+    for (i, (v, normal)) in vertices.iter().zip(p.inline_normals()).enumerate() {
         let s = normal.dot(c.center - *v);
         if s > separation {
             (edge, separation) = (i, s);

@@ -158,7 +158,7 @@ fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> 
 /// come out a hair first although the circle meets the face. A corner hit whose contact lies
 /// beside an adjacent face the circle approaches is that face's hit, and takes its normal.
 fn sweep_circle_polygon(c: &Circle, p: &ConvexPolygon, motion: Vec2) -> Option<Hit> {
-    let vertices = p.vertices();
+    let vertices = p.inline_vertices();
     let n = vertices.len();
     // The earliest hit: its time, its normal, and the vertex when it is a corner's.
     let mut best: Option<(f32, Vec2, Option<usize>)> = None;

@@ -233,6 +233,20 @@ impl ConvexPolygon {
         }
     }
 
+    /// The vertices in the inline slots: all of them for a polygon held inline, which is all
+    /// the queries that read the slots ever see (a large one reaches them as a
+    /// [`LargePolygon`]); without [`vertices`](Self::vertices)' test for a large outline.
+    #[inline]
+    pub(crate) fn inline_vertices(&self) -> &[Vec2] {
+        &self.vertices[..self.len as usize]
+    }
+
+    /// The normals in the inline slots (see [`inline_vertices`](Self::inline_vertices)).
+    #[inline]
+    pub(crate) fn inline_normals(&self) -> &[Vec2] {
+        &self.normals[..self.len as usize]
+    }
+
     /// The vertex that ends edge `i` (`i + 1`, or the first for the last edge). The slots past
     /// `len` repeat the first vertex, so it is one slot on modulo [`MAX_VERTICES`], a constant:
     /// no division by `len`, which a hot loop would wait on.
@@ -398,7 +412,7 @@ impl ConvexPolygon {
     pub(crate) fn support(&self, direction: Vec2) -> (usize, Vec2) {
         let mut best = 0;
         let mut best_dot = self.vertices[0].dot(direction);
-        for (i, v) in self.vertices().iter().enumerate().skip(1) {
+        for (i, v) in self.inline_vertices().iter().enumerate().skip(1) {
             let d = v.dot(direction);
             if d > best_dot {
                 best = i;

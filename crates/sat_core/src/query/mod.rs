@@ -18,6 +18,7 @@ mod point;
 mod ray;
 mod rounded;
 mod rounded_point;
+mod rounded_small;
 mod rounded_sweep;
 mod sweep;
 

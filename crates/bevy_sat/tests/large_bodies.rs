@@ -5,7 +5,7 @@
 mod common;
 
 use bevy::prelude::*;
-use bevy_sat::geometry::{PolygonError, Shape};
+use bevy_sat::geometry::{ConvexPolygon, PolygonError, Shape};
 use bevy_sat::prelude::*;
 use common::*;
 
@@ -131,4 +131,50 @@ fn convex_polygon_takes_up_to_256_points() {
     // A few corners stay inline.
     let square = ConvexCollider::convex_polygon(ring(4)).expect("a square");
     assert!(matches!(square.shape(), Shape::Polygon(_)));
+}
+
+/// A 32-gon of radius 100 with a flat top edge (its two top corners mirror each other), and
+/// the height of that top.
+fn flat_topped_32_gon() -> (Vec<Vec2>, f32) {
+    let mut points: Vec<Vec2> = (0..32)
+        .map(|i| Vec2::from_angle((i as f32 + 0.5) * std::f32::consts::TAU / 32.0) * 100.0)
+        .collect();
+    // Corners 7 and 8 straddle +y: make them exact mirror images.
+    points[8] = Vec2::new(-points[7].x, points[7].y);
+    let top = points[7].y;
+    (points, top)
+}
+
+/// A Mighty 32-gon built with `ConvexPolygon::new` (which holds more than 8 corners on the
+/// heap) and converted to a collider stops a falling box on its flat top, where it stands.
+#[test]
+fn a_32_gon_from_convex_polygon_new_stops_a_falling_box() {
+    let (points, top) = flat_topped_32_gon();
+    let polygon = ConvexPolygon::new(points).expect("a valid 32-gon");
+    assert_eq!(polygon.vertices().len(), 32);
+    let collider = ConvexCollider::from(polygon);
+    let Shape::Large(large) = collider.shape() else {
+        panic!("a polygon of 32 corners is held as a large one");
+    };
+    assert_eq!(large.vertices().len(), 32);
+    let mut app = app_with_gravity(-600.0);
+    let round = mighty(&mut app, collider, 0.0, 0.0);
+    let crate_box = weak(
+        &mut app,
+        ConvexCollider::rectangle(16.0, 16.0),
+        2.0,
+        top + 60.0,
+    );
+    run(&mut app, 120);
+    let p = position(&app, crate_box);
+    assert!(
+        (p.y - (top + 8.0)).abs() < 1e-3,
+        "bottom {} vs top {top}",
+        p.y - 8.0
+    );
+    assert_eq!(p.x, 2.0);
+    let f = flags(&app, crate_box);
+    assert!(f.on_floor() && !f.on_wall_left() && !f.on_wall_right());
+    assert_eq!(f.standing_on(), Some(round));
+    assert_eq!(velocity(&app, crate_box).y, 0.0);
 }

@@ -3,10 +3,10 @@
 //! 2D convex collision geometry built on the Separating Axis Theorem, with no engine attached:
 //!
 //! - validated shapes: [`ConvexPolygon`] (built only through constructors that check their
-//!   input; up to [`MAX_VERTICES`] corners, inline), [`LargePolygon`] (up to
-//!   [`MAX_POLYGON_VERTICES`], on the heap), [`Circle`], [`Capsule`] (also a bare segment),
-//!   [`RoundedPolygon`], and [`Shape`] holding any of them ([`Shape::polygon`] picks the polygon
-//!   that fits);
+//!   input; up to [`MAX_POLYGON_VERTICES`] corners, held inline up to [`MAX_VERTICES`]),
+//!   [`LargePolygon`] (up to [`MAX_POLYGON_VERTICES`], always on the heap), [`Circle`],
+//!   [`Capsule`] (also a bare segment), [`RoundedPolygon`], and [`Shape`] holding any of them
+//!   ([`Shape::polygon`] picks the polygon that fits);
 //! - placing a local shape in the world ([`Pose`]: translation, rotation, non-uniform scale)
 //!   into a reusable buffer, and its [`Aabb`];
 //! - [`overlap`]: a yes/no test with an early exit;

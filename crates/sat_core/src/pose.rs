@@ -147,7 +147,7 @@ impl ConvexPolygon {
     /// # Errors
     /// [`TransformError`] for a non-finite pose, a zero scale, or a result out of range.
     pub fn transformed(&self, pose: &Pose) -> Result<ConvexPolygon, TransformError> {
-        let mut out = *self;
+        let mut out = self.clone();
         self.transform_into(pose, &mut out)?;
         Ok(out)
     }
@@ -160,7 +160,7 @@ impl ConvexPolygon {
     /// ```
     /// # use sat_core::{ConvexPolygon, Pose, Shape}; use glam::Vec2;
     /// let local = ConvexPolygon::rectangle(2.0, 1.0);
-    /// let mut world = local;
+    /// let mut world = local.clone();
     /// let aabb = local.transform_into(&Pose::from_translation(Vec2::new(5.0, 0.0)), &mut world)?;
     /// assert_eq!((aabb.min, aabb.max), (Vec2::new(4.0, -0.5), Vec2::new(6.0, 0.5)));
     /// assert_eq!(aabb, Shape::from(world).aabb());
@@ -174,6 +174,9 @@ impl ConvexPolygon {
         pose: &Pose,
         out: &mut ConvexPolygon,
     ) -> Result<Aabb, TransformError> {
+        if let Some(large) = &self.large {
+            return large.transform_into_polygon(pose, out);
+        }
         pose.check()?;
         if pose.rotation == Vec2::X && pose.scale == Vec2::ONE {
             return self.translate_into(pose.translation, out);
@@ -248,6 +251,7 @@ impl ConvexPolygon {
         out.axis_mask = self.axis_mask;
         out.centroid = self.centroid + by;
         out.radius = self.radius;
+        out.large = None;
         Ok(aabb_of(vertices))
     }
 }
@@ -320,6 +324,13 @@ impl Shape {
     /// As [`Shape::transformed`].
     #[inline]
     pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<Aabb, TransformError> {
+        // A large polygon, whichever variant holds it, is placed as a `Shape::Large`: the
+        // queries that read a `Shape::Polygon`'s inline slots then never see one.
+        if let Shape::Polygon(local) = self
+            && let Some(large) = &local.large
+        {
+            return large.transform_into(pose, out);
+        }
         match (self, out) {
             (Shape::Polygon(local), Shape::Polygon(world)) => local.transform_into(pose, world),
             (Shape::Polygon(local), out) => {

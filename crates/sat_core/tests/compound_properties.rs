@@ -281,7 +281,7 @@ proptest! {
         let deepest = shape
             .parts()
             .iter()
-            .map(|p| -Difference::new(&Shape::from(bx), &p.shape).signed_distance())
+            .map(|p| -Difference::new(&Shape::from(bx.clone()), &p.shape).signed_distance())
             .fold(0.0f64, f64::max);
         prop_assert!(f64::from(found.contact.depth) >= deepest - tol);
     }

@@ -146,7 +146,7 @@ fn seed_triangle_against_heptagon() {
         (v(470.0, 240.0), 3.061_266_7, v(-0.964_763_8, -0.263_117_4)),
     ];
     for (position, depth, normal) in cases {
-        let t = at(triangle, position.x, position.y);
+        let t = at(triangle.clone(), position.x, position.y);
         let c = collide(&t, &heptagon).unwrap();
         assert!(
             (c.depth - depth).abs() < 1e-3,
@@ -335,10 +335,10 @@ fn placement_scale_rotation_and_mirroring() {
         Err(TransformError::OutOfRange)
     );
     // A reusable buffer: transform_into leaves it alone on error.
-    let mut buffer = Shape::from(square);
+    let mut buffer = Shape::from(square.clone());
     let before = buffer.clone();
     assert!(
-        Shape::from(square)
+        Shape::from(square.clone())
             .transform_into(&Pose::from_translation(v(f32::INFINITY, 0.0)), &mut buffer)
             .is_err()
     );

@@ -79,7 +79,7 @@ proptest! {
             return Ok(());
         };
         let Shape::Polygon(inline) = &a else { unreachable!("polygon() gives inline ones") };
-        let large = Shape::from(LargePolygon::from(*inline));
+        let large = Shape::from(LargePolygon::from(inline.clone()));
         let tol = 2e-4 * f64::from((a.aabb().max - a.aabb().min).max_element().max(1.0));
         let tol = tol as f32;
         match (collide(&a, &b), collide(&large, &b)) {

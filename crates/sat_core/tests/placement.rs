@@ -89,7 +89,7 @@ proptest! {
     ) {
         let mut polygon = polygon;
         for m in moves {
-            let mut moved = polygon;
+            let mut moved = polygon.clone();
             moved.translate(m);
             if !valid(moved.vertices()) {
                 break; // `translate` does not check: keep the last valid polygon

@@ -2,7 +2,9 @@
 //! input (winding, collinear points, axes).
 
 use glam::Vec2;
-use sat_core::{ConvexPolygon, MAX_COORDINATE, MAX_VERTICES, MIN_SIZE, PolygonError};
+use sat_core::{
+    ConvexPolygon, MAX_COORDINATE, MAX_POLYGON_VERTICES, MAX_VERTICES, MIN_SIZE, PolygonError,
+};
 
 fn v(x: f32, y: f32) -> Vec2 {
     Vec2::new(x, y)
@@ -22,15 +24,19 @@ fn too_few_points() {
 
 #[test]
 fn too_many_points() {
-    let circle = (0..MAX_VERTICES + 3)
-        .map(|i| Vec2::from_angle(i as f32 * core::f32::consts::TAU / (MAX_VERTICES + 3) as f32));
+    let circle = |n: usize| {
+        (0..n).map(move |i| Vec2::from_angle(i as f32 * core::f32::consts::TAU / n as f32))
+    };
     assert_eq!(
-        ConvexPolygon::new(circle),
+        ConvexPolygon::new(circle(MAX_POLYGON_VERTICES + 1)),
         Err(PolygonError::TooManyVertices {
-            count: MAX_VERTICES + 3,
-            max: MAX_VERTICES
+            count: MAX_POLYGON_VERTICES + 1,
+            max: MAX_POLYGON_VERTICES
         })
     );
+    // Past the inline slots the outline is still taken, on the heap.
+    let eleven = ConvexPolygon::new(circle(MAX_VERTICES + 3)).unwrap();
+    assert_eq!(eleven.vertices().len(), MAX_VERTICES + 3);
 }
 
 #[test]

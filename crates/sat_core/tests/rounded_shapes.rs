@@ -361,7 +361,10 @@ fn validation() {
         Err(NonFinite)
     );
     let core = ConvexPolygon::rectangle(1.0, 1.0);
-    assert_eq!(RoundedPolygon::new(core, -0.5), Err(NonPositiveRadius));
+    assert_eq!(
+        RoundedPolygon::new(core.clone(), -0.5),
+        Err(NonPositiveRadius)
+    );
     assert_eq!(RoundedPolygon::new(core, f32::NEG_INFINITY), Err(NonFinite));
     assert!(RoundedError::RadiusTooLarge.to_string().contains("radius"));
 }

@@ -8,6 +8,7 @@
 
 use glam::{BVec4A, Vec2, Vec4};
 
+use super::axes_large::{each_axis_large, either_large};
 use super::collide::{AxisOverlap, Least, each_axis};
 use crate::shape::ConvexPolygon;
 
@@ -59,7 +60,8 @@ impl MeasuredAxes {
 /// Appends to `out` the separating axes of `a` and `b` where they are now (the unique edge
 /// normals of both, in the order [`collide`](crate::collide) weighs them), each with the
 /// overlap of the two on it, four to a [`MeasuredAxes`]. Returns how many groups it appended
-/// (at most `2 * MAX_VERTICES / 4`).
+/// (at most `2 * MAX_VERTICES / 4` for polygons held inline; a large polygon adds a group per
+/// four of its unique axes).
 ///
 /// [`least_overlap_after`] then answers for the two polygons moved by any translations.
 ///
@@ -83,7 +85,7 @@ impl MeasuredAxes {
 pub fn measure_axes(a: &ConvexPolygon, b: &ConvexPolygon, out: &mut Vec<MeasuredAxes>) -> usize {
     let before = out.len();
     let mut lane = 4;
-    each_axis(a, b, |(axis, edge), exits, on_a| {
+    let mut keep = |(axis, edge), exits, on_a| {
         if lane == 4 {
             out.push(MeasuredAxes::EMPTY);
             lane = 0;
@@ -93,7 +95,12 @@ pub fn measure_axes(a: &ConvexPolygon, b: &ConvexPolygon, out: &mut Vec<Measured
         }
         lane += 1;
         true
-    });
+    };
+    if either_large(a, b) {
+        each_axis_large(a, b, &mut keep);
+    } else {
+        each_axis(a, b, &mut keep);
+    }
     out.len() - before
 }
 

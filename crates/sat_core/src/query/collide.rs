@@ -2,6 +2,7 @@
 
 use glam::Vec2;
 
+use super::axes_large::{each_axis_large, either_large, large_pair_contact};
 use super::contact::Contact;
 use super::manifold::clip_manifold;
 use crate::shape::{AsShape, Circle, ConvexPolygon, MAX_VERTICES, ShapeRef};
@@ -100,6 +101,9 @@ impl AxisOverlap {
     /// The full contact on this axis, contact points included, between `a` and `b` where they
     /// are now: the polygons this overlap was found for.
     pub fn contact(&self, a: &ConvexPolygon, b: &ConvexPolygon) -> Contact {
+        if either_large(a, b) {
+            return large_pair_contact(self, a, b);
+        }
         let face = self.reference_face();
         if self.on_a {
             clip_manifold(a, b, self.normal, self.depth, face)
@@ -199,7 +203,13 @@ pub(crate) fn exits((a_min, a_max): (f32, f32), (b_min, b_max): (f32, f32)) -> (
 /// The contact between two polygons. On equal overlap, A's axes win (A holds the reference
 /// face), which keeps the answer stable from step to step.
 fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<Contact> {
-    Some(least_overlap(a, b, margin)?.contact(a, b))
+    let found = least_overlap_inline(a, b, margin)?;
+    let face = found.reference_face();
+    Some(if found.on_a {
+        clip_manifold(a, b, found.normal, found.depth, face)
+    } else {
+        clip_manifold(b, a, -found.normal, found.depth, face).flipped()
+    })
 }
 
 /// The axis of least overlap between two polygons, or `None` when one separates them by more
@@ -216,7 +226,30 @@ fn polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<
 /// assert_eq!((found.normal, found.depth), (Vec2::X, 0.5));
 /// assert_eq!(Some(found.contact(&a, &b)), collide_within(&a, &b, 0.0));
 /// ```
+///
+/// For a polygon of more than [`MAX_VERTICES`] corners it weighs every unique axis of both as
+/// well, and agrees with [`collide_within`], which takes such a pair through its large-polygon
+/// path, up to round-off.
 pub fn least_overlap(a: &ConvexPolygon, b: &ConvexPolygon, margin: f32) -> Option<AxisOverlap> {
+    if either_large(a, b) {
+        let margin = if margin > 0.0 { margin } else { 0.0 };
+        let mut least = Least::NONE;
+        let found = each_axis_large(a, b, |(_, edge), out, on_a| {
+            least.weigh(out, edge, on_a, margin).is_some()
+        });
+        let (on_a, edge) = least.edge();
+        return found.then(|| least.overlap(if on_a { a } else { b }.normals()[usize::from(edge)]));
+    }
+    least_overlap_inline(a, b, margin)
+}
+
+/// [`least_overlap`] of two polygons held inline.
+#[inline]
+pub(crate) fn least_overlap_inline(
+    a: &ConvexPolygon,
+    b: &ConvexPolygon,
+    margin: f32,
+) -> Option<AxisOverlap> {
     let margin = if margin > 0.0 { margin } else { 0.0 };
     let mut least = Least::NONE;
     let found = each_axis(a, b, |(_, edge), out, on_a| {
@@ -298,10 +331,10 @@ pub(crate) fn polygon_circle_feature(
     c: &Circle,
     margin: f32,
 ) -> Option<(Vec2, f32)> {
-    let vertices = p.vertices();
+    let vertices = p.inline_vertices();
     let n = vertices.len();
     let (mut edge, mut separation) = (0, f32::NEG_INFINITY);
-    for (i, (v, normal)) in vertices.iter().zip(p.normals()).enumerate() {
+    for (i, (v, normal)) in vertices.iter().zip(p.inline_normals()).enumerate() {
         let s = normal.dot(c.center - *v);
         if s > separation {
             (edge, separation) = (i, s);

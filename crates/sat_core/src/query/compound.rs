@@ -7,7 +7,7 @@
 
 use glam::Vec2;
 
-use super::collide::{AxisOverlap, collide_within, least_overlap};
+use super::collide::{AxisOverlap, collide_within, least_overlap_inline};
 use super::contact::{Contact, Hit};
 use super::sweep::sweep;
 use crate::Aabb;
@@ -152,7 +152,7 @@ fn part_depth<'a>(
     margin: f32,
 ) -> Option<Found<'a>> {
     if let (ShapeRef::Polygon(pa), ShapeRef::Polygon(pb)) = (a, b) {
-        let axis = least_overlap(pa, pb, margin)?;
+        let axis = least_overlap_inline(pa, pb, margin)?;
         if !along_internal(a, mask_a, axis.normal) && !along_internal(b, mask_b, -axis.normal) {
             return Some(Found::Axis(axis, pa, pb));
         }

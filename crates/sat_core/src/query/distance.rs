@@ -168,7 +168,7 @@ pub(crate) fn core_of(shape: ShapeRef<'_>) -> (Core<'_>, f64) {
             (core, f64::from(c.radius))
         }
         ShapeRef::Rounded(r) => {
-            let (core, _) = core_of(ShapeRef::Polygon(&r.core));
+            let (core, _) = core_of(r.core.as_shape());
             (core, f64::from(r.radius))
         }
         // Every query answers a compound part by part; its first part stands for it here.

@@ -99,7 +99,7 @@ fn touching_feature(shape: ShapeRef<'_>, direction: Vec2) -> (Vec2, Vec2) {
     match shape {
         ShapeRef::Polygon(p) => {
             let (k, corner) = p.support(direction);
-            let n = p.vertices().len();
+            let n = p.inline_vertices().len();
             let before = (k + n - 1) % n;
             let faces = |normal: Vec2| {
                 normal.dot(direction) > 0.0 && normal.perp_dot(direction).abs() <= PARALLEL

@@ -3,6 +3,7 @@
 //! about one shape: [`cast_ray`], [`contains_point`], [`project_point`], [`point_distance`].
 
 mod axes;
+mod axes_large;
 mod collide;
 mod compound;
 mod compound_point;
@@ -17,6 +18,7 @@ mod point;
 mod ray;
 mod rounded;
 mod rounded_point;
+mod rounded_small;
 mod rounded_sweep;
 mod sweep;
 

@@ -36,7 +36,7 @@ pub fn overlap<A: AsShape + ?Sized, B: AsShape + ?Sized>(a: &A, b: &B) -> bool {
 /// Whether two polygons overlap or touch: the same axes and arithmetic as
 /// [`collide`](crate::collide), so that the two always agree.
 fn overlap_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon) -> bool {
-    crate::query::collide::least_overlap(a, b, 0.0).is_some()
+    crate::query::collide::least_overlap_inline(a, b, 0.0).is_some()
 }
 
 /// Whether a polygon and a circle overlap or touch.

@@ -61,6 +61,9 @@ pub(crate) fn rounded_contact(a: ShapeRef<'_>, b: ShapeRef<'_>, margin: f32) -> 
 /// the first is kept (A's axes come first). Two points (no axis at all) are separated along the
 /// line joining them.
 pub(crate) fn least_overlap(a: &Core, b: &Core) -> (DVec2, f64) {
+    if !a.is_large() && !b.is_large() {
+        return super::rounded_small::least_overlap_small(a, b);
+    }
     let mut best = (DVec2::Y, f64::NEG_INFINITY);
     let (mut walk_a, mut walk_b) = (Walk::default(), Walk::default());
     let mut weigh = |axis: DVec2| {

@@ -2,7 +2,7 @@
 
 use glam::Vec2;
 
-use super::collide::{collide, each_axis, least_overlap};
+use super::collide::{collide, each_axis, least_overlap_inline};
 use super::contact::{Contact, Hit};
 use crate::shape::{AsShape, Circle, ConvexPolygon, ShapeRef};
 
@@ -76,8 +76,13 @@ fn at_start(contact: &Contact) -> Hit {
 }
 
 impl AsShape for ShapeRef<'_> {
+    /// The view itself; a [`ShapeRef::Polygon`] of a large polygon as [`ShapeRef::Large`].
+    #[inline]
     fn as_shape(&self) -> ShapeRef<'_> {
-        *self
+        match *self {
+            ShapeRef::Polygon(p) => p.as_shape(),
+            other => other,
+        }
     }
 }
 
@@ -135,7 +140,7 @@ fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> 
         // the same numbers; asking for the least overlap within any gap keeps the answer a
         // contact whatever happens, with a gap counted as touching.
         None => {
-            let found = least_overlap(a, b, f32::INFINITY)?;
+            let found = least_overlap_inline(a, b, f32::INFINITY)?;
             Some(Hit {
                 toi: 0.0,
                 normal: found.normal,
@@ -153,7 +158,7 @@ fn sweep_polygon_polygon(a: &ConvexPolygon, b: &ConvexPolygon, motion: Vec2) -> 
 /// come out a hair first although the circle meets the face. A corner hit whose contact lies
 /// beside an adjacent face the circle approaches is that face's hit, and takes its normal.
 fn sweep_circle_polygon(c: &Circle, p: &ConvexPolygon, motion: Vec2) -> Option<Hit> {
-    let vertices = p.vertices();
+    let vertices = p.inline_vertices();
     let n = vertices.len();
     // The earliest hit: its time, its normal, and the vertex when it is a corner's.
     let mut best: Option<(f32, Vec2, Option<usize>)> = None;

@@ -1,5 +1,6 @@
-//! [`LargePolygon`]: a convex polygon of more corners than the inline [`ConvexPolygon`] holds,
-//! up to [`MAX_POLYGON_VERTICES`], kept on the heap and shared when cloned.
+//! [`LargePolygon`]: a convex polygon of more corners than a [`ConvexPolygon`] holds inline,
+//! up to [`MAX_POLYGON_VERTICES`], kept on the heap and shared when cloned (a
+//! [`ConvexPolygon`] of that many corners holds one).
 //!
 //! The inline polygon's fixed slots are what the hot queries between small polygons are tuned
 //! for; a large polygon has its own representation so that they stay as they are. Its queries
@@ -18,7 +19,7 @@ use crate::pose::in_range;
 use crate::{Aabb, Pose, TransformError};
 
 /// The most vertices any polygon can have (counted on the input, before collinear points are
-/// removed): the limit of [`LargePolygon::new`] and [`Shape::polygon`].
+/// removed): the limit of [`ConvexPolygon::new`], [`LargePolygon::new`] and [`Shape::polygon`].
 pub const MAX_POLYGON_VERTICES: usize = 256;
 
 /// A convex polygon of up to [`MAX_POLYGON_VERTICES`] corners (a round platform, a hill),
@@ -177,7 +178,7 @@ impl LargePolygon {
     }
 
     /// The polygon of a valid counter-clockwise outline.
-    fn from_corners(corners: &[DVec2]) -> Self {
+    pub(super) fn from_corners(corners: &[DVec2]) -> Self {
         let (centroid, radius) = centroid_and_radius(corners);
         let vertices: Vec<Vec2> = corners.iter().map(|c| c.as_vec2()).collect();
         let data = LargeOutline::new(vertices.clone(), centroid.as_vec2(), radius as f32)
@@ -270,6 +271,51 @@ impl LargePolygon {
     /// # Errors
     /// As [`LargePolygon::transformed`].
     pub fn transform_into(&self, pose: &Pose, out: &mut Shape) -> Result<Aabb, TransformError> {
+        let placed = self.placed(pose)?;
+        let aabb = placed.aabb;
+        if let Shape::Large(world) = out {
+            world.store(placed);
+        } else {
+            *out = Shape::Large(Self {
+                data: Arc::new(placed),
+            });
+        }
+        Ok(aabb)
+    }
+
+    /// Writes this (local) polygon placed by `pose` into `out`, a [`ConvexPolygon`] (reusing its
+    /// large outline when it holds one not shared with another), and returns the placed
+    /// polygon's AABB. On error `out` is left unchanged.
+    pub(crate) fn transform_into_polygon(
+        &self,
+        pose: &Pose,
+        out: &mut ConvexPolygon,
+    ) -> Result<Aabb, TransformError> {
+        let placed = self.placed(pose)?;
+        let aabb = placed.aabb;
+        let world = match out.large.take() {
+            Some(mut world) => {
+                world.store(placed);
+                world
+            }
+            None => Self {
+                data: Arc::new(placed),
+            },
+        };
+        *out = ConvexPolygon::from_large(world);
+        Ok(aabb)
+    }
+
+    /// Replaces the outline with `placed`: in place when it is not shared.
+    fn store(&mut self, placed: LargeOutline) {
+        match Arc::get_mut(&mut self.data) {
+            Some(data) => *data = placed,
+            None => self.data = Arc::new(placed),
+        }
+    }
+
+    /// This (local) outline placed by `pose`.
+    fn placed(&self, pose: &Pose) -> Result<LargeOutline, TransformError> {
         pose.check()?;
         let local = &*self.data;
         let n = local.vertices.len();
@@ -283,19 +329,7 @@ impl LargePolygon {
         }
         let centroid = pose.transform_point(local.centroid);
         let radius = local.radius * pose.scale.abs().max_element();
-        let placed =
-            LargeOutline::new(vertices, centroid, radius).ok_or(TransformError::OutOfRange)?;
-        let aabb = placed.aabb;
-        if let Shape::Large(world) = out
-            && let Some(data) = Arc::get_mut(&mut world.data)
-        {
-            *data = placed;
-        } else {
-            *out = Shape::Large(Self {
-                data: Arc::new(placed),
-            });
-        }
-        Ok(aabb)
+        LargeOutline::new(vertices, centroid, radius).ok_or(TransformError::OutOfRange)
     }
 }
 
@@ -343,8 +377,12 @@ impl From<LargePolygon> for Shape {
 }
 
 impl From<ConvexPolygon> for LargePolygon {
-    /// The same polygon, on the heap (for comparing the two representations).
+    /// The same polygon, on the heap (for comparing the two representations); a large
+    /// [`ConvexPolygon`]'s own outline, shared.
     fn from(polygon: ConvexPolygon) -> Self {
+        if let Some(large) = polygon.large {
+            return large;
+        }
         let corners: Vec<DVec2> = polygon.vertices().iter().map(|v| v.as_dvec2()).collect();
         Self::from_corners(&corners)
     }

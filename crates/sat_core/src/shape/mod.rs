@@ -1,5 +1,5 @@
-//! The shapes: [`ConvexPolygon`] (inline, up to [`MAX_VERTICES`] corners) and [`LargePolygon`]
-//! (on the heap, up to [`MAX_POLYGON_VERTICES`]), [`Circle`], the rounded ones ([`Capsule`],
+//! The shapes: [`ConvexPolygon`] (up to [`MAX_POLYGON_VERTICES`] corners: inline up to
+//! [`MAX_VERTICES`], else holding a [`LargePolygon`], which is on the heap), [`Circle`], the rounded ones ([`Capsule`],
 //! which is also a bare segment, and [`RoundedPolygon`]), and [`Shape`], which holds any of
 //! them.
 
@@ -9,6 +9,8 @@ mod lanes;
 mod large;
 mod outline;
 mod polygon;
+mod polygon_error;
+mod polygon_large;
 mod polyline;
 mod rounded;
 mod rounded_placement;
@@ -23,6 +25,8 @@ pub(crate) use large::read_points;
 pub use large::*;
 pub(crate) use outline::signed_twice_area;
 pub use polygon::*;
+pub use polygon_error::*;
+pub(crate) use polygon_large::unique_axis_indices;
 pub use polyline::MAX_POLYLINE_POINTS;
 pub use rounded::*;
 pub(crate) use rounded_placement::rounded_radius;
@@ -36,6 +40,9 @@ use crate::Aabb;
 ///
 /// Cloning is a copy of the inline shapes; a [`LargePolygon`]'s data is shared.
 ///
+/// The queries take a shape through [`AsShape::as_shape`], which hands a large polygon to
+/// their large-polygon path whichever variant holds it.
+///
 /// ```
 /// # use sat_core::{Shape, ConvexPolygon, Circle, collide}; use glam::Vec2;
 /// let floor: Shape = ConvexPolygon::rectangle(10.0, 1.0).into();
@@ -47,7 +54,8 @@ use crate::Aabb;
 #[derive(Clone, Debug, PartialEq)]
 #[allow(clippy::large_enum_variant)] // shapes live inline on purpose: no allocation per body
 pub enum Shape {
-    /// A convex polygon of up to [`MAX_VERTICES`] corners, inline.
+    /// A convex polygon; [`Shape::from`] puts one of more than [`MAX_VERTICES`] corners in
+    /// [`Shape::Large`] instead (one held here anyway is queried as one).
     Polygon(ConvexPolygon),
     /// A circle.
     Circle(Circle),
@@ -74,8 +82,13 @@ impl From<RoundedPolygon> for Shape {
 }
 
 impl From<ConvexPolygon> for Shape {
+    /// [`Shape::Polygon`] for a polygon held inline, [`Shape::Large`] for one of more than
+    /// [`MAX_VERTICES`] corners.
     fn from(polygon: ConvexPolygon) -> Self {
-        Self::Polygon(polygon)
+        match polygon.large {
+            Some(large) => Self::Large(large),
+            None => Self::Polygon(polygon),
+        }
     }
 }
 
@@ -88,7 +101,8 @@ impl From<Circle> for Shape {
 /// A borrowed view of a shape: what the queries dispatch on.
 #[derive(Clone, Copy, Debug)]
 pub enum ShapeRef<'a> {
-    /// A convex polygon.
+    /// A convex polygon held inline ([`AsShape::as_shape`] gives a larger one as
+    /// [`ShapeRef::Large`]).
     Polygon(&'a ConvexPolygon),
     /// A circle.
     Circle(&'a Circle),
@@ -108,13 +122,6 @@ pub enum ShapeRef<'a> {
 pub trait AsShape {
     /// The shape as a borrowed view.
     fn as_shape(&self) -> ShapeRef<'_>;
-}
-
-impl AsShape for ConvexPolygon {
-    #[inline]
-    fn as_shape(&self) -> ShapeRef<'_> {
-        ShapeRef::Polygon(self)
-    }
 }
 
 impl AsShape for Circle {
@@ -156,7 +163,7 @@ impl AsShape for Shape {
     #[inline]
     fn as_shape(&self) -> ShapeRef<'_> {
         match self {
-            Self::Polygon(p) => ShapeRef::Polygon(p),
+            Self::Polygon(p) => p.as_shape(),
             Self::Circle(c) => ShapeRef::Circle(c),
             Self::Capsule(c) => ShapeRef::Capsule(c),
             Self::Rounded(r) => ShapeRef::Rounded(r),
@@ -177,10 +184,10 @@ impl ShapeRef<'_> {
     /// An owned copy of the shape.
     pub fn to_shape(&self) -> Shape {
         match *self {
-            Self::Polygon(p) => Shape::Polygon(*p),
+            Self::Polygon(p) => Shape::from((*p).clone()),
             Self::Circle(c) => Shape::Circle(*c),
             Self::Capsule(c) => Shape::Capsule(*c),
-            Self::Rounded(r) => Shape::Rounded(*r),
+            Self::Rounded(r) => Shape::Rounded((*r).clone()),
             Self::Large(p) => Shape::Large((*p).clone()),
             Self::Compound(c) => Shape::Compound((*c).clone()),
         }
@@ -245,7 +252,7 @@ impl ShapeRef<'_> {
                 max: c.start.max(c.end) + Vec2::splat(c.radius),
             },
             Self::Rounded(r) => {
-                let core = r.core.aabb();
+                let core = r.core.bounds();
                 Aabb {
                     min: core.min - Vec2::splat(r.radius),
                     max: core.max + Vec2::splat(r.radius),

@@ -7,17 +7,17 @@ use glam::{DVec2, Vec2, Vec4};
 
 use super::lanes::{SlotLanes, aabb_of};
 use super::outline::{sanitize_size, validate_outline};
+use super::{LargePolygon, PolygonError};
 use crate::Aabb;
 
-/// The most vertices a [`ConvexPolygon`] can have (counted on the input, before collinear points
-/// are removed).
+/// The most corners a [`ConvexPolygon`] holds inline, in its fixed slots (no heap allocation).
 ///
-/// These polygons are stored inline (no heap allocation), so this bounds the size of every
-/// shape and keeps a physics step's per-body data small: the queries between them are tuned for
-/// these fixed slots. An outline of more corners, up to
-/// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES), is a
-/// [`LargePolygon`](crate::LargePolygon) (heap-backed, shared when cloned);
-/// [`Shape::polygon`](crate::Shape::polygon) picks the one that fits.
+/// This bounds the size of every shape and keeps a physics step's per-body data small: the
+/// queries between polygons are tuned for these fixed slots. A polygon of more corners, up to
+/// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES), keeps its outline on the heap as a
+/// [`LargePolygon`](crate::LargePolygon) (shared when cloned), which the queries answer through
+/// their large-polygon path; [`ConvexPolygon::new`] and [`Shape::polygon`](crate::Shape::polygon)
+/// pick the representation that fits.
 pub const MAX_VERTICES: usize = 8;
 
 /// The largest absolute coordinate a polygon vertex may have.
@@ -34,128 +34,6 @@ pub const MIN_AREA: f32 = 1.0e-10;
 /// The smallest size [`ConvexPolygon::rectangle`] and [`ConvexPolygon::regular`] produce.
 pub const MIN_SIZE: f32 = 1.0e-4;
 
-/// Why a point list is not a valid [`ConvexPolygon`].
-///
-/// Every index refers to the position of the offending point in the input, counted from 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PolygonError {
-    /// Fewer than 3 points were given.
-    TooFewPoints {
-        /// How many points were given.
-        count: usize,
-    },
-    /// More points were given than the constructor takes: [`MAX_VERTICES`] for
-    /// [`ConvexPolygon::new`] (the inline polygon), [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES)
-    /// for [`LargePolygon::new`](crate::LargePolygon::new) and
-    /// [`Shape::polygon`](crate::Shape::polygon),
-    /// [`MAX_OUTLINE_VERTICES`](crate::MAX_OUTLINE_VERTICES) for an outline split into parts.
-    TooManyVertices {
-        /// How many points were given (counting stops one past the limit).
-        count: usize,
-        /// The limit.
-        max: usize,
-    },
-    /// A coordinate is NaN or infinite.
-    NonFinite {
-        /// The point with the non-finite coordinate.
-        index: usize,
-    },
-    /// A coordinate's magnitude exceeds [`MAX_COORDINATE`].
-    OutOfRange {
-        /// The point with the out-of-range coordinate.
-        index: usize,
-    },
-    /// A point repeats the point before it (the last point is compared with the first).
-    DuplicatePoint {
-        /// The repeated point (the second of the two equal points).
-        index: usize,
-    },
-    /// The points enclose zero or nearly zero area (all collinear, or a sliver), see [`MIN_AREA`].
-    ZeroArea,
-    /// The outline turns the wrong way at this point: it is concave there, or the outline crosses
-    /// itself like a figure eight.
-    NotConvex {
-        /// The point where the outline turns the wrong way.
-        index: usize,
-    },
-    /// Every turn goes the same way but the outline winds around more than once (a star).
-    SelfIntersecting {
-        /// The point where the outline completes its first full turn.
-        index: usize,
-    },
-    /// Two edges of an outline cross or touch anywhere but at the point they share (edge `i`
-    /// runs from point `i` to point `i + 1`, the last edge back to point 0).
-    OutlineCrosses {
-        /// The earlier of the two edges.
-        first: usize,
-        /// The later of the two edges.
-        second: usize,
-    },
-    /// A simple outline that cannot be split into valid convex parts: a corner too sharp or a
-    /// piece too thin for a [`ConvexPolygon`] to hold.
-    NoValidParts {
-        /// The corner of the piece that could not be made valid whose turn is nearest to
-        /// straight on or to a U-turn: usually the point to move.
-        index: usize,
-    },
-    /// A compound shape was given no parts.
-    NoParts,
-    /// A part of a compound shape has a non-finite offset or rotation, or lies out of range
-    /// once placed.
-    PartOutOfRange {
-        /// The part, in the order given.
-        index: usize,
-    },
-}
-
-impl fmt::Display for PolygonError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Self::TooFewPoints { count } => {
-                write!(f, "a polygon needs at least 3 points, got {count}")
-            }
-            Self::TooManyVertices { count, max } => {
-                write!(f, "a polygon has at most {max} points, got {count}")
-            }
-            Self::NonFinite { index } => {
-                write!(f, "point {index} has a NaN or infinite coordinate")
-            }
-            Self::OutOfRange { index } => write!(
-                f,
-                "point {index} has a coordinate larger than {MAX_COORDINATE:e} in magnitude"
-            ),
-            Self::DuplicatePoint { index } => {
-                write!(f, "point {index} repeats the point before it")
-            }
-            Self::ZeroArea => write!(f, "the points enclose (nearly) zero area"),
-            Self::NotConvex { index } => {
-                write!(f, "the outline is not convex at point {index}")
-            }
-            Self::SelfIntersecting { index } => write!(
-                f,
-                "the outline winds around more than once (crosses itself) at point {index}"
-            ),
-            Self::OutlineCrosses { first, second } => {
-                write!(
-                    f,
-                    "edges {first} and {second} of the outline cross or touch"
-                )
-            }
-            Self::NoValidParts { index } => write!(
-                f,
-                "the outline near point {index} is too sharp or thin to split into convex parts"
-            ),
-            Self::NoParts => write!(f, "a compound shape needs at least one part"),
-            Self::PartOutOfRange { index } => write!(
-                f,
-                "part {index} has a non-finite offset or rotation, or is out of range once placed"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PolygonError {}
-
 /// A convex polygon, validated at construction.
 ///
 /// - Vertices are stored counter-clockwise (y up); clockwise input is reordered.
@@ -166,6 +44,13 @@ impl std::error::Error for PolygonError {}
 ///   and a regular hexagon 3.
 ///
 /// A `ConvexPolygon` cannot be invalid, so the queries that take it never fail or panic.
+///
+/// Up to [`MAX_VERTICES`] corners are held inline, in fixed slots that the queries between
+/// small polygons are tuned for. A polygon of more corners (up to
+/// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES)) holds its outline on the heap as a
+/// [`LargePolygon`] ([`ConvexPolygon::as_large`]): every method answers from it, and every query
+/// takes it through the large-polygon path. Cloning a polygon copies the inline slots and
+/// shares a large outline.
 ///
 /// # Example
 /// ```
@@ -187,7 +72,7 @@ impl std::error::Error for PolygonError {}
 /// assert_eq!(arrow, Err(PolygonError::NotConvex { index: 3 }));
 /// # Ok::<(), PolygonError>(())
 /// ```
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct ConvexPolygon {
     /// The first `len` are the polygon's; the rest repeat `vertices[0]`, so that a loop may
     /// run over all [`MAX_VERTICES`] (fixed length, no branch on `len`) when a repeated vertex
@@ -206,6 +91,12 @@ pub struct ConvexPolygon {
     /// coordinate. Exact when built, then widened by each move for its round-off.
     pub(crate) bound: f32,
     pub(crate) min_step: f32,
+    /// The outline of a polygon of more than [`MAX_VERTICES`] corners, which then answers every
+    /// public method; the inline fields above hold its bounding box. `None` for an inline
+    /// polygon. The queries never read the inline fields of a large one:
+    /// [`AsShape::as_shape`](crate::AsShape::as_shape) hands it to them as a
+    /// [`ShapeRef::Large`](crate::ShapeRef::Large).
+    pub(crate) large: Option<LargePolygon>,
 }
 
 impl PartialEq for ConvexPolygon {
@@ -218,47 +109,66 @@ impl fmt::Debug for ConvexPolygon {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ConvexPolygon")
             .field("vertices", &self.vertices())
-            .field("centroid", &self.centroid)
+            .field("centroid", &self.centroid())
             .finish_non_exhaustive()
     }
 }
 
 impl ConvexPolygon {
-    /// Builds a convex polygon from its outline, in either winding order.
+    /// Builds a convex polygon from its outline, in either winding order, of 3 to
+    /// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES) points.
     ///
     /// Collinear points are removed; clockwise outlines are reversed (indices in errors still
-    /// refer to the input order).
+    /// refer to the input order). A polygon whose corners fit in [`MAX_VERTICES`] is held
+    /// inline; one of more corners keeps its outline on the heap (see [`ConvexPolygon`]).
+    ///
+    /// ```
+    /// # use sat_core::{ConvexPolygon, PolygonError, MAX_POLYGON_VERTICES}; use glam::Vec2;
+    /// let round = (0..32).map(|i| Vec2::from_angle(i as f32 * core::f32::consts::TAU / 32.0));
+    /// let platform = ConvexPolygon::new(round)?;
+    /// assert_eq!(platform.vertices().len(), 32);
+    /// assert!(platform.as_large().is_some());
+    /// let too_many = (0..257).map(|i| Vec2::from_angle(i as f32 * 0.02));
+    /// assert_eq!(
+    ///     ConvexPolygon::new(too_many),
+    ///     Err(PolygonError::TooManyVertices { count: 257, max: MAX_POLYGON_VERTICES })
+    /// );
+    /// # Ok::<(), PolygonError>(())
+    /// ```
     ///
     /// # Errors
-    /// A [`PolygonError`] naming the first problem found, checked in this order: too many points,
-    /// a non-finite or out-of-range coordinate, too few points, a repeated consecutive point,
-    /// (near-)zero area, a concave or crossing outline.
+    /// A [`PolygonError`] naming the first problem found, checked in this order: a non-finite or
+    /// out-of-range coordinate (at the first such point), too many points, too few points, a
+    /// repeated consecutive point, (near-)zero area, a concave or crossing outline.
     pub fn new(points: impl IntoIterator<Item = Vec2>) -> Result<Self, PolygonError> {
+        let mut points = points.into_iter();
         let mut input = [DVec2::ZERO; MAX_VERTICES];
         let mut count = 0;
-        for point in points {
-            if count < MAX_VERTICES {
-                if !point.is_finite() {
-                    return Err(PolygonError::NonFinite { index: count });
-                }
-                if point.abs().max_element() > MAX_COORDINATE {
-                    return Err(PolygonError::OutOfRange { index: count });
-                }
-                input[count] = point.as_dvec2();
+        while count < MAX_VERTICES {
+            let Some(point) = points.next() else {
+                break;
+            };
+            if !point.is_finite() {
+                return Err(PolygonError::NonFinite { index: count });
             }
+            if point.abs().max_element() > MAX_COORDINATE {
+                return Err(PolygonError::OutOfRange { index: count });
+            }
+            input[count] = point.as_dvec2();
             count += 1;
         }
-        if count > MAX_VERTICES {
-            return Err(PolygonError::TooManyVertices {
-                count,
-                max: MAX_VERTICES,
-            });
+        if count == MAX_VERTICES
+            && let Some(next) = points.next()
+        {
+            // More points than the inline slots: the rest of the outline goes to the heap.
+            // (Narrowing the first points back to f32 is exact: they were f32.)
+            let read = input.iter().map(|p| p.as_vec2());
+            return Self::new_large(read.chain(core::iter::once(next)).chain(points));
         }
         if count < 3 {
             return Err(PolygonError::TooFewPoints { count });
         }
-        let input = &input[..count];
-        validate_outline(input)
+        validate_outline(&input[..count])
     }
 
     /// An axis-aligned rectangle centred at the origin.
@@ -288,7 +198,8 @@ impl ConvexPolygon {
 
     /// A regular polygon centred at the origin with its first vertex at angle 0 (on the +x axis).
     ///
-    /// `sides` is clamped to `3..=MAX_VERTICES`; `radius` (centre to vertex) is sanitized like
+    /// `sides` is clamped to `3..=MAX_VERTICES` (a rounder outline is built with
+    /// [`ConvexPolygon::new`]); `radius` (centre to vertex) is sanitized like
     /// the sizes of [`ConvexPolygon::rectangle`].
     ///
     /// ```
@@ -316,7 +227,24 @@ impl ConvexPolygon {
     /// The vertices, counter-clockwise.
     #[inline]
     pub fn vertices(&self) -> &[Vec2] {
+        match &self.large {
+            Some(large) => large.vertices(),
+            None => &self.vertices[..self.len as usize],
+        }
+    }
+
+    /// The vertices in the inline slots: all of them for a polygon held inline, which is all
+    /// the queries that read the slots ever see (a large one reaches them as a
+    /// [`LargePolygon`]); without [`vertices`](Self::vertices)' test for a large outline.
+    #[inline]
+    pub(crate) fn inline_vertices(&self) -> &[Vec2] {
         &self.vertices[..self.len as usize]
+    }
+
+    /// The normals in the inline slots (see [`inline_vertices`](Self::inline_vertices)).
+    #[inline]
+    pub(crate) fn inline_normals(&self) -> &[Vec2] {
+        &self.normals[..self.len as usize]
     }
 
     /// The vertex that ends edge `i` (`i + 1`, or the first for the last edge). The slots past
@@ -331,12 +259,23 @@ impl ConvexPolygon {
     /// vertices()[i + 1]` (wrapping around).
     #[inline]
     pub fn normals(&self) -> &[Vec2] {
-        &self.normals[..self.len as usize]
+        match &self.large {
+            Some(large) => large.normals(),
+            None => &self.normals[..self.len as usize],
+        }
     }
 
     /// The unique separating axes: one outward normal per direction, parallel edges sharing one.
     pub fn axes(&self) -> impl Iterator<Item = Vec2> + '_ {
-        self.axis_indices().map(|i| self.normals[i])
+        let inline = self
+            .large
+            .is_none()
+            .then(|| self.axis_indices().map(|i| self.normals[i]));
+        let large = self.large.as_ref().map(LargePolygon::axes);
+        inline
+            .into_iter()
+            .flatten()
+            .chain(large.into_iter().flatten())
     }
 
     /// Whether `axis` or its opposite is one of the unique axes (compared exactly).
@@ -376,6 +315,11 @@ impl ConvexPolygon {
     /// Moves the polygon by `offset` in place.
     #[inline]
     pub fn translate(&mut self, offset: Vec2) {
+        if let Some(mut large) = self.large.take() {
+            large.translate(offset);
+            *self = Self::from_large(large);
+            return;
+        }
         for v in &mut self.vertices {
             *v += offset;
         }
@@ -413,6 +357,9 @@ impl ConvexPolygon {
     /// The lowest and highest projection of the vertices on `axis`.
     #[inline]
     pub fn project(&self, axis: Vec2) -> (f32, f32) {
+        if let Some(large) = &self.large {
+            return large.project(axis);
+        }
         self.lanes::<MAX_VERTICES>(Vec2::ZERO).project(axis)
     }
 
@@ -421,6 +368,9 @@ impl ConvexPolygon {
     /// [`project`](Self::project) give on a copy.
     #[inline]
     pub fn project_moved(&self, axis: Vec2, offset: Vec2) -> (f32, f32) {
+        if let Some(large) = &self.large {
+            return large.project_moved(axis, offset);
+        }
         // `v - (-offset)` is `v + offset` exactly, as `translate` computes it.
         self.lanes::<MAX_VERTICES>(-offset).project(axis)
     }
@@ -450,7 +400,8 @@ impl ConvexPolygon {
     }
 
     /// The tight AABB: the lowest and highest vertex coordinates, each axis on its own. Over
-    /// all `MAX_VERTICES` slots, reduced as a tree, like [`SlotLanes::project`].
+    /// all `MAX_VERTICES` slots, reduced as a tree, like [`SlotLanes::project`]. Of the inline
+    /// slots only (a large polygon's is [`ConvexPolygon::bounds`]).
     #[inline]
     pub(crate) fn aabb(&self) -> Aabb {
         aabb_of(self.vertices)
@@ -461,7 +412,7 @@ impl ConvexPolygon {
     pub(crate) fn support(&self, direction: Vec2) -> (usize, Vec2) {
         let mut best = 0;
         let mut best_dot = self.vertices[0].dot(direction);
-        for (i, v) in self.vertices().iter().enumerate().skip(1) {
+        for (i, v) in self.inline_vertices().iter().enumerate().skip(1) {
             let d = v.dot(direction);
             if d > best_dot {
                 best = i;
@@ -500,6 +451,7 @@ impl ConvexPolygon {
                 .iter()
                 .fold(0.0, |b, v| b.max(v.abs().max_element())),
             min_step: f32::INFINITY,
+            large: None,
         };
         for (k, v) in vertices.iter().enumerate() {
             let next = vertices[(k + 1) % vertices.len()];
@@ -522,7 +474,7 @@ mod tests {
     #[test]
     fn bounds_prove_placements_a_game_makes() {
         let local = ConvexPolygon::rectangle(12.0, 8.0);
-        let mut placed = local;
+        let mut placed = local.clone();
         for step in 0..10_000u16 {
             let position = Vec2::new(1.5, -0.75) * f32::from(step); // up to 15,000 units out
             let bounds = local.bounds_after(position);

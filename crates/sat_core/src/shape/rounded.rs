@@ -207,7 +207,7 @@ fn rounded_outline(points: &[Vec2], normals: &[Vec2], radius: f32, arc_steps: us
 /// );
 /// # Ok::<(), RoundedError>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RoundedPolygon {
     pub(crate) core: ConvexPolygon,
     pub(crate) radius: f32,

@@ -81,7 +81,7 @@ struct RoundedData {
 impl Serialize for RoundedPolygon {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         RoundedData {
-            core: self.core,
+            core: self.core.clone(),
             radius: self.radius,
         }
         .serialize(serializer)
@@ -123,10 +123,13 @@ impl<'de> Deserialize<'de> for LargePolygon {
 impl Serialize for Shape {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Shape::Polygon(p) => ShapeData::Polygon(*p),
+            Shape::Polygon(p) => match p.as_large() {
+                Some(large) => ShapeData::Large(large.vertices().to_vec()),
+                None => ShapeData::Polygon(p.clone()),
+            },
             Shape::Circle(c) => ShapeData::Circle(*c),
             Shape::Capsule(c) => ShapeData::Capsule(*c),
-            Shape::Rounded(r) => ShapeData::Rounded(*r),
+            Shape::Rounded(r) => ShapeData::Rounded(r.clone()),
             Shape::Large(p) => ShapeData::Large(p.vertices().to_vec()),
             Shape::Compound(c) => ShapeData::Compound(
                 c.parts()
@@ -142,7 +145,7 @@ impl Serialize for Shape {
 impl<'de> Deserialize<'de> for Shape {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Ok(match ShapeData::deserialize(deserializer)? {
-            ShapeData::Polygon(p) => Shape::Polygon(p),
+            ShapeData::Polygon(p) => Shape::from(p),
             ShapeData::Circle(c) => Shape::Circle(c),
             ShapeData::Capsule(c) => Shape::Capsule(c),
             ShapeData::Rounded(r) => Shape::Rounded(r),

@@ -18,9 +18,13 @@ pub(crate) struct PolygonView<'a> {
 }
 
 impl ConvexPolygon {
-    /// The corners and normals, for the queries that take any polygon.
+    /// The corners and normals, for the queries that take any polygon (of a large one, its
+    /// outline's).
     #[inline]
     pub(crate) fn view(&self) -> PolygonView<'_> {
+        if let Some(large) = &self.large {
+            return large.view();
+        }
         PolygonView {
             vertices: self.vertices(),
             normals: self.normals(),

@@ -5,8 +5,8 @@ use core::f32::consts::{FRAC_PI_2, TAU};
 
 use glam::Vec2;
 use sat_core::{
-    ConvexPolygon, LargePolygon, MAX_POLYGON_VERTICES, MAX_VERTICES, PolygonError, Pose, Shape,
-    cast_ray, collide, contains_point, distance, overlap, project_point, sweep,
+    Capsule, ConvexPolygon, LargePolygon, MAX_POLYGON_VERTICES, MAX_VERTICES, PolygonError, Pose,
+    Shape, cast_ray, collide, contains_point, distance, overlap, project_point, sweep,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -221,4 +221,80 @@ fn a_clone_shares_until_it_is_moved() {
     assert_eq!(a.vertices()[0], v(6.0, -10.0));
     assert_eq!(b.vertices()[0], v(7.0, -10.0));
     assert_eq!(Shape::Large(b).aabb().max.x, 13.0);
+}
+
+/// A segment whose end lies deep in a large polygon, under a face beside a very short edge
+/// (two corners 3.5e-5 apart): its contact point is halfway between the segment's end and that
+/// face, not between the end and the short edge's corner, which was the one nearest to it.
+#[test]
+fn segment_end_under_a_face_beside_a_short_edge_meets_the_face() {
+    let pose = |x: f32, y: f32, rotation: Vec2| Pose {
+        translation: Vec2::new(x, y),
+        rotation,
+        scale: Vec2::ONE,
+    };
+    let segment = Shape::from(
+        Capsule::segment(
+            Vec2::new(-10.443319, -6.0315595),
+            Vec2::new(10.443319, 6.0315595),
+        )
+        .unwrap(),
+    )
+    .transformed(&pose(
+        -12.922672,
+        -15.2491255,
+        Vec2::new(0.9820434, 0.18865517),
+    ))
+    .unwrap();
+    let polygon = Shape::from(
+        LargePolygon::new([
+            Vec2::new(14.002998, 0.0),
+            Vec2::new(13.725792, 3.8417404),
+            Vec2::new(13.182719, 6.5435295),
+            Vec2::new(12.360677, 9.117862),
+            Vec2::new(12.289238, 9.30143),
+            Vec2::new(11.695784, 10.669922),
+            Vec2::new(11.187096, 11.67037),
+            Vec2::new(10.118281, 13.413458),
+            Vec2::new(8.522266, 15.396258),
+            Vec2::new(7.3486032, 16.516972),
+            Vec2::new(1.0442368, 19.349556),
+            Vec2::new(-1.9134208, 19.221582),
+            Vec2::new(-3.4123962, 18.818626),
+            Vec2::new(-3.8576684, 18.652748),
+            Vec2::new(-4.0247436, 18.584843),
+            Vec2::new(-7.3150425, 16.545551),
+            Vec2::new(-7.580756, 16.314274),
+            Vec2::new(-7.580781, 16.31425),
+            Vec2::new(-11.32782, 11.406749),
+            Vec2::new(-13.896904, -2.384011),
+            Vec2::new(-12.767473, -7.9691997),
+            Vec2::new(-12.067621, -9.842816),
+            Vec2::new(-11.151005, -11.736504),
+            Vec2::new(-10.802397, -12.346669),
+            Vec2::new(-8.936028, -14.939037),
+            Vec2::new(-7.8588343, -16.059633),
+            Vec2::new(2.0307467, -19.198456),
+            Vec2::new(2.8235712, -19.005026),
+            Vec2::new(3.6121283, -18.746912),
+            Vec2::new(4.48371, -18.382008),
+            Vec2::new(6.8583083, -16.917),
+            Vec2::new(13.997311, -0.55299014),
+        ])
+        .unwrap(),
+    )
+    .transformed(&pose(-1.9245313, -17.865242, Vec2::X))
+    .unwrap();
+    let c = collide(&segment, &polygon).unwrap();
+    let Shape::Capsule(s) = &segment else {
+        unreachable!()
+    };
+    // The segment's end, moved halfway out along the normal.
+    let expected = s.end() - c.normal * (c.depth * 0.5);
+    for p in c.points() {
+        assert!(
+            p.distance(expected) < 1e-3,
+            "{p} instead of {expected}: {c:?}"
+        );
+    }
 }

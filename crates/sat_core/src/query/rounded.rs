@@ -179,25 +179,33 @@ pub(crate) fn farthest_feature(core: &Core, direction: DVec2) -> (DVec2, DVec2) 
     feature_at(core, best, direction)
 }
 
-/// [`farthest_feature`] for a large polygon's core, among the corners within `band` of the
-/// farthest along `direction`: the one nearest to `near` (the other shape's feature).
+/// [`farthest_feature`] for a large polygon's core, among the features at the corners within
+/// `band` of the farthest along `direction`: the one nearest to `near` (the other shape's
+/// feature).
 ///
 /// A large polygon's `f32` corners are convex only up to their round-off: where many nearly
 /// collinear edges make a long, almost flat stretch, its farthest corner can lie anywhere
-/// along it by a round-off, far from where the other shape touches.
+/// along it by a round-off, far from where the other shape touches; and beside a very short
+/// edge, the corner nearest the other shape may be the one whose edges do not face it while
+/// its neighbour's edge does. Measuring to each corner's feature, not to the corner, finds the
+/// face.
 fn farthest_feature_near(core: &Core, direction: DVec2, band: f64, near: DVec2) -> (DVec2, DVec2) {
     let points = core.points();
     let top = points
         .iter()
         .fold(f64::NEG_INFINITY, |top, p| top.max(p.dot(direction)));
-    let mut best = (f64::INFINITY, 0);
+    let mut best: Option<(f64, (DVec2, DVec2))> = None;
     for (i, p) in points.iter().enumerate() {
-        let distance = p.distance_squared(near);
-        if p.dot(direction) >= top - band && distance < best.0 {
-            best = (distance, i);
+        if p.dot(direction) < top - band {
+            continue;
+        }
+        let feature = feature_at(core, i, direction);
+        let distance = nearest_on(feature.0, feature.1, near).distance_squared(near);
+        if best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, feature));
         }
     }
-    feature_at(core, best.1, direction)
+    best.map_or_else(|| farthest_feature(core, direction), |(_, feature)| feature)
 }
 
 /// The feature of a core at corner `best` facing `direction`: an edge out of or into it when

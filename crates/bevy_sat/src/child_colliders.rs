@@ -82,19 +82,26 @@ impl Default for ChildCollidersChanged {
     }
 }
 
+/// The entities with a parent or children: a body kind added to or removed from one of them
+/// may make or unmake child colliders.
+type InHierarchy<'w, 's> = Query<'w, 's, (), Or<(With<ChildOf>, With<Children>)>>;
+
+/// The child colliders and their bodies, as last found.
+type Tracked<'w, 's> = Query<'w, 's, (), Or<(With<ColliderOf>, With<BodyColliders>)>>;
+
 /// Adds the observers that note changes to the hierarchy, colliders or body kinds.
 pub(crate) fn observe_changes(app: &mut App) {
     app.init_resource::<ChildCollidersChanged>();
     app.add_observer(
         |event: On<Add, (Mighty, Weak)>,
-         linked: Query<(), Or<(With<ChildOf>, With<Children>)>>,
+         linked: InHierarchy,
          mut changed: ResMut<ChildCollidersChanged>| {
             changed.0 |= linked.contains(event.entity);
         },
     );
     app.add_observer(
         |event: On<Remove, (Mighty, Weak)>,
-         linked: Query<(), Or<(With<ChildOf>, With<Children>)>>,
+         linked: InHierarchy,
          mut changed: ResMut<ChildCollidersChanged>| {
             changed.0 |= linked.contains(event.entity);
         },
@@ -108,7 +115,7 @@ pub(crate) fn observe_changes(app: &mut App) {
     );
     app.add_observer(
         |event: On<Remove, ConvexCollider>,
-         linked: Query<(), Or<(With<ColliderOf>, With<BodyColliders>)>>,
+         linked: Tracked,
          mut changed: ResMut<ChildCollidersChanged>| {
             changed.0 |= linked.contains(event.entity);
         },

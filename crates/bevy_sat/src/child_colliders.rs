@@ -27,11 +27,13 @@ pub(crate) const MAX_DEPTH: usize = 64;
 ///
 /// [`Contacts`](crate::Contacts), [`CollisionStarted`](crate::CollisionStarted),
 /// [`CollisionEnded`](crate::CollisionEnded) and [`CollidingEntities`](crate::CollidingEntities)
-/// name a sensor part, and a solid part of a `Mighty` body, by the part's own entity: this
-/// component says which body it belongs to. A solid part of a `Weak` body is folded into the
-/// body's shape (so that it is pushed as one, by its deepest contact): contacts name the body,
-/// and it collides with the body's [`CollisionLayers`](crate::CollisionLayers), not its own
-/// (a warning says so once).
+/// name a part by its own entity: this component says which body it belongs to. A solid part
+/// of a `Weak` body is folded into the body's shape, so that it is pushed as one, by its
+/// deepest contact: a contact of such a body names the part deepest in the other collider (the
+/// body itself when that is its own collider), while its
+/// [`ContactFlags`](crate::ContactFlags) and what stands on it name the body. Such a part
+/// collides with its body's [`CollisionLayers`](crate::CollisionLayers), not its own (a
+/// warning says so once).
 ///
 /// The plugin keeps it up to date at the start of every step (removing the parent link,
 /// despawning the part or giving it a body kind of its own takes effect at the next step);

@@ -18,6 +18,7 @@ use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
 use super::pair::Seen;
+use super::part_names::FoldedParts;
 use crate::child_colliders::{BodyColliders, MAX_DEPTH};
 use crate::components::{CollisionLayers, ConvexCollider, Sensor};
 
@@ -43,8 +44,10 @@ pub(crate) struct ChildState {
     /// colliders): filled only in a step with child colliders, and then only as far as the
     /// entities' bodies go (see [`ChildState::owner`]).
     owners: Vec<Entity>,
-    /// The parts of the Weak bodies being folded, scratch.
-    folded: Vec<Shape>,
+    /// The parts of the Weak body being folded, placed, with their entities (scratch).
+    folded: Vec<(Entity, Shape)>,
+    /// The entities of the folded bodies' parts, for the contacts to name.
+    pub names: FoldedParts,
     /// Parts already warned about (each one once).
     warned: EntityHashSet,
 }
@@ -55,6 +58,7 @@ impl ChildState {
         self.bodies.clear();
         self.riders.clear();
         self.owners.clear();
+        self.names.clear();
     }
 
     /// The entity of the body that body `i` (whose own entity is `entity`) is a part of:
@@ -204,7 +208,7 @@ fn place_parts_of(
                 if layers.is_some_and(|l| *l != owner_layers) {
                     children.warn_layers(part);
                 }
-                children.folded.push(shape);
+                children.folded.push((part, shape));
                 continue;
             }
             let aabb = shape.aabb();
@@ -257,8 +261,21 @@ fn fold(
         Ok(shape) => shape,
         Err(_) => return, // prepare placed it by the same pose: it can be placed
     };
+    // The entity of each part the compound will have, in order (a compound part counts its
+    // parts, as the compound flattens it).
+    let count = |shape: &Shape| match shape {
+        Shape::Compound(compound) => compound.parts().len(),
+        _ => 1,
+    };
+    let names = std::iter::repeat_n(entity, count(&own)).chain(
+        children
+            .folded
+            .iter()
+            .flat_map(|(part, shape)| std::iter::repeat_n(*part, count(shape))),
+    );
+    let names: Vec<Entity> = names.collect();
     let parts = std::iter::once(own)
-        .chain(children.folded.drain(..))
+        .chain(children.folded.drain(..).map(|(_, shape)| shape))
         .map(|shape| (Vec2::ZERO, 0.0, shape, 0));
     let compound = match Compound::new(parts) {
         Ok(compound) => compound,
@@ -267,6 +284,7 @@ fn fold(
             return;
         }
     };
+    children.names.add(index, names);
     let body = &mut state.bodies[index];
     body.shape = Shape::Compound(compound);
     let aabb = body.shape.aabb();

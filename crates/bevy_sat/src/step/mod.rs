@@ -25,6 +25,7 @@ pub(crate) mod narrow;
 pub(crate) mod one_way;
 pub(crate) mod pair;
 pub(crate) mod pair_sort;
+pub(crate) mod part_names;
 pub(crate) mod prepare;
 pub(crate) mod resolve;
 pub(crate) mod seams;

@@ -56,6 +56,15 @@ pub struct Goal;
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Crate;
 
+/// The player's pickup sensor: a child collider of the player, the player's own shape, that
+/// collects coins and meets hazards, checkpoints and the goal (see [`touch_things`]).
+#[derive(Component, Debug, Clone, Copy)]
+pub struct Pickup;
+
+/// A handle crate's handle: its size, relative to the crate's box.
+const HANDLE_WIDTH: f32 = 0.4;
+const HANDLE_HEIGHT: f32 = 6.0;
+
 /// A Mighty body shuttling between two points, pausing at each end.
 #[derive(Component, Debug, Clone, Copy)]
 pub struct Patrol {
@@ -170,11 +179,36 @@ pub fn spawn_level(mut commands: Commands, level: Res<Level>, mut score: ResMut<
                     Paint(PLAYER),
                 );
                 landmarks.player = c.spawn((bundle, at(2.0))).id();
+                // What the player touches is read from this sensor riding on it, not from the
+                // player's own collider.
+                c.spawn((
+                    player_collider(),
+                    Sensor,
+                    Pickup,
+                    Transform::default(),
+                    ChildOf(landmarks.player),
+                ));
                 landmarks.player
             }
             ThingKind::Crate(size) => c
                 .spawn((rectangle(*size), Weak, Crate, at(0.0), Paint(CRATE)))
                 .id(),
+            ThingKind::HandleCrate(size) => {
+                let body = c
+                    .spawn((rectangle(*size), Weak, Crate, at(0.0), Paint(CRATE)))
+                    .id();
+                // The handle is a child collider: it moves with the crate, which is pushed,
+                // carried and stood on as one body, handle included.
+                let handle = Vec2::new(size.x * HANDLE_WIDTH, HANDLE_HEIGHT);
+                let on_top = Vec3::new(0.0, (size.y + handle.y) * 0.5, 0.0);
+                c.spawn((
+                    rectangle(handle),
+                    Transform::from_translation(on_top),
+                    ChildOf(body),
+                    Paint(CRATE.darker(0.15)),
+                ));
+                body
+            }
             ThingKind::Block(collider, color) => c
                 .spawn((collider.clone(), Mighty, at(0.0), Paint(*color)))
                 .id(),
@@ -273,9 +307,11 @@ type Touchable = (
     Has<Goal>,
 );
 
-/// Coins, hazards, checkpoints and the goal, from the collision events of the step.
+/// Coins, hazards, checkpoints and the goal, from the collision events of the step that name
+/// the player's [`Pickup`] sensor (its [`ColliderOf`] says which player it rides on).
 pub fn touch_things(
     mut started: MessageReader<CollisionStarted>,
+    pickups: Query<&ColliderOf, With<Pickup>>,
     mut players: Query<Homing>,
     things: Query<Touchable, Without<Player>>,
     mut score: ResMut<Score>,
@@ -287,7 +323,10 @@ pub fn touch_things(
     }
     for hit in started.read() {
         for (me, other) in [(hit.a, hit.b), (hit.b, hit.a)] {
-            let Ok(mut homing) = players.get_mut(me) else {
+            let Ok(pickup) = pickups.get(me) else {
+                continue;
+            };
+            let Ok(mut homing) = players.get_mut(pickup.body) else {
                 continue;
             };
             let Ok((coin, hazard, checkpoint, goal)) = things.get(other) else {

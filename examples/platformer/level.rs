@@ -12,7 +12,8 @@
 //!   bottom-left corner in the world; Tiled's y points down, the world's up;
 //! - each tile's properties: `collision` = `solid`, `oneway` or `none` (the default), and
 //!   `color` (drawn with it);
-//! - objects by class: `player` (a point, exactly one), `crate`, `block` (a rectangle or a
+//! - objects by class: `player` (a point, exactly one), `crate`, `handle_crate` (a crate with
+//!   a handle on top, the size of the box without it), `block` (a rectangle or a
 //!   convex polygon, with a `color`), `coin` (a point), `hazard`, `checkpoint`, `goal`,
 //!   `sentry` (its laser points right), `platform` (moves to the object its `to` property names,
 //!   at `speed` units/s, pausing `pause` s at each end) and `waypoint` (a point, for `to`).

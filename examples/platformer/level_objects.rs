@@ -16,6 +16,8 @@ pub enum ThingKind {
     Player,
     /// A pushable crate of this size.
     Crate(Vec2),
+    /// A pushable crate of this size with a handle on top (a child collider of the crate).
+    HandleCrate(Vec2),
     /// Mighty scenery around the object's position: a rectangle, a polygon (convex, or concave
     /// and split into convex parts) or a polyline (a chain of segments: terrain).
     Block(ConvexCollider, Color),
@@ -124,6 +126,7 @@ fn thing(
             return Ok(None);
         }
         "crate" => rectangle().map(|(at, size)| (at, ThingKind::Crate(size)))?,
+        "handle_crate" => rectangle().map(|(at, size)| (at, ThingKind::HandleCrate(size)))?,
         "hazard" => rectangle().map(|(at, size)| (at, ThingKind::Hazard(size)))?,
         "checkpoint" => rectangle().map(|(at, size)| (at, ThingKind::Checkpoint(size)))?,
         "goal" => rectangle().map(|(at, size)| (at, ThingKind::Goal(size)))?,
@@ -158,8 +161,8 @@ fn thing(
         }
         other => {
             return Err(format!(
-                "the class \"{other}\" is not one of player, crate, block, coin, hazard, \
-                 checkpoint, goal, sentry, platform, waypoint"
+                "the class \"{other}\" is not one of player, crate, handle_crate, block, coin, \
+                 hazard, checkpoint, goal, sentry, platform, waypoint"
             ));
         }
     };

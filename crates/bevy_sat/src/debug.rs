@@ -6,6 +6,7 @@ use bevy::color::palettes::css;
 use bevy::prelude::*;
 use sat_core::{Pose, Shape};
 
+use crate::child_colliders::ColliderOf;
 use crate::components::{ConvexCollider, Mighty, Sensor, Weak};
 use crate::contacts::Contacts;
 use crate::query::{RayCaster, RayHits, ShapeCaster, ShapeHits};
@@ -24,7 +25,9 @@ pub struct SatDebugPlugin;
 pub struct SatDebugConfig {
     /// Draw anything at all (default true).
     pub enabled: bool,
-    /// Collider outlines: Mighty grey, Weak green, Sensor yellow, others white.
+    /// Collider outlines, every part of a compound and every child collider where its body
+    /// puts it: Mighty grey, Weak green, Sensor yellow, others white (a solid child collider in
+    /// its body's colour).
     pub outlines: bool,
     /// Axis-aligned bounding boxes.
     pub aabbs: bool,
@@ -72,12 +75,17 @@ type DebugQuery<'w, 's> = Query<
         Has<Mighty>,
         Has<Weak>,
         Has<Sensor>,
+        Option<(&'static ColliderOf, &'static GlobalTransform)>,
     ),
 >;
+
+/// The body kinds of the bodies child colliders belong to, for their colour.
+type KindQuery<'w, 's> = Query<'w, 's, (Has<Mighty>, Has<Weak>)>;
 
 fn draw_colliders(
     config: Res<SatDebugConfig>,
     colliders: DebugQuery,
+    kinds: KindQuery,
     grids: Query<&TilePieces>,
     contacts: Res<Contacts>,
     mut gizmos: Gizmos,
@@ -91,9 +99,17 @@ fn draw_colliders(
             outline(&mut gizmos, &shape, css::LIGHT_GRAY);
         }
     }
-    for (collider, transform, mighty, weak, sensor) in &colliders {
-        let Some(Ok(shape)) = pose_of(transform).map(|pose| collider.shape().transformed(&pose))
-        else {
+    for (collider, transform, mut mighty, mut weak, sensor, part) in &colliders {
+        // A child collider is where its global transform puts it (its own is an offset), in
+        // its body's colour.
+        let placed = match part {
+            Some((of, global)) => {
+                (mighty, weak) = kinds.get(of.body).unwrap_or((mighty, weak));
+                pose_of(&global.compute_transform())
+            }
+            None => pose_of(transform),
+        };
+        let Some(Ok(shape)) = placed.map(|pose| collider.shape().transformed(&pose)) else {
             continue;
         };
         let color = match (sensor, mighty, weak) {

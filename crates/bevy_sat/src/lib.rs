@@ -16,6 +16,7 @@
 // Library code never unwraps: bad input becomes an `Err` or a logged warning.
 #![warn(clippy::unwrap_used, clippy::expect_used)]
 
+mod child_colliders;
 mod colliding;
 mod components;
 mod compound_colliders;
@@ -35,6 +36,7 @@ mod tiles;
 
 pub use sat_core as geometry;
 
+pub use child_colliders::{BodyColliders, ColliderOf};
 pub use colliding::CollidingEntities;
 pub use components::{
     CollisionLayers, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform, RealVelocity,
@@ -63,12 +65,13 @@ pub mod prelude {
     #[cfg(feature = "bevy_ecs_tilemap")]
     pub use crate::TilemapCollision;
     pub use crate::{
-        CollidingEntities, CollisionEnded, CollisionLayers, CollisionStarted, Contact,
-        ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed, Crushers, DropThrough,
-        Floating, Mighty, OneWayPlatform, PlatformOnLeave, PointProjection, PolygonError,
-        RayCaster, RayHitData, RayHits, RealVelocity, SatConfig, SatPlugin, SatSystems, Sensor,
-        ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter, Tile, TileGrid,
-        TileGridError, TilePiece, TilePieces, TransformInterpolation, Velocity, Weak,
+        BodyColliders, ColliderOf, CollidingEntities, CollisionEnded, CollisionLayers,
+        CollisionStarted, Contact, ContactFlags, ContactPair, Contacts, ConvexCollider, Crushed,
+        Crushers, DropThrough, Floating, Mighty, OneWayPlatform, PlatformOnLeave, PointProjection,
+        PolygonError, RayCaster, RayHitData, RayHits, RealVelocity, SatConfig, SatPlugin,
+        SatSystems, Sensor, ShapeCaster, ShapeHitData, ShapeHits, SpatialQuery, SpatialQueryFilter,
+        Tile, TileGrid, TileGridError, TilePiece, TilePieces, TransformInterpolation, Velocity,
+        Weak,
     };
     #[cfg(feature = "debug")]
     pub use crate::{SatDebugConfig, SatDebugPlugin};

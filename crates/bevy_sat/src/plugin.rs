@@ -8,6 +8,7 @@ use bevy_transform_interpolation::TransformEasingSystems;
 use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInterpolationPlugin};
 use bevy_transform_interpolation::reset_easing_states_on_transform_change;
 
+use crate::child_colliders::{self, BodyColliders, ColliderOf};
 use crate::colliding::{self, CollidingEntities};
 use crate::components::{
     CollisionLayers, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform, RealVelocity,
@@ -120,6 +121,7 @@ impl Plugin for SatPlugin {
             FixedLast,
             interpolation::draw_teleports_at_once.after(TransformEasingSystems::UpdateEnd),
         );
+        child_colliders::observe_changes(app);
         app.register_type::<ConvexCollider>()
             .register_type::<Velocity>()
             .register_type::<RealVelocity>()
@@ -135,6 +137,8 @@ impl Plugin for SatPlugin {
             .register_type::<CollidingEntities>()
             .register_type::<Tile>()
             .register_type::<Floating>()
+            .register_type::<ColliderOf>()
+            .register_type::<BodyColliders>()
             .init_resource::<SatConfig>()
             .init_resource::<Contacts>()
             .init_resource::<StepState>()
@@ -163,7 +167,9 @@ impl Plugin for SatPlugin {
                         // Tile-grid edits become pieces before the step places colliders.
                         tiles::sync_tile_grids,
                         interpolation::start_easing_at_teleports,
+                        child_colliders::track_child_colliders,
                         step::prepare::prepare_bodies,
+                        step::children::place_child_colliders,
                     )
                         .chain()
                         .in_set(SatSystems::Prepare),
@@ -173,7 +179,12 @@ impl Plugin for SatPlugin {
                         .chain()
                         .in_set(SatSystems::BroadPhase),
                     step::narrow::narrow_phase.in_set(SatSystems::NarrowPhase),
-                    step::resolve::resolve_contacts.in_set(SatSystems::Resolve),
+                    (
+                        step::resolve::resolve_contacts,
+                        step::children::follow_bodies,
+                    )
+                        .chain()
+                        .in_set(SatSystems::Resolve),
                     (
                         step::writeback::write_back,
                         step::writeback::report_contacts,

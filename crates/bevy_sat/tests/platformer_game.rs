@@ -181,6 +181,51 @@ fn the_player_is_a_rounded_box() {
     assert_eq!(size, player::PLAYER_SIZE);
 }
 
+/// The crate with a handle (a child collider) rests on the cup's inner floor as one body, its
+/// box's bottom on the floor (centre 8 + 14 above the ground), the handle riding on it.
+#[test]
+fn the_handle_crate_rests_in_the_cup_with_its_handle() {
+    let mut app = game();
+    for _ in 0..60 {
+        app.update();
+    }
+    let mut crates = app
+        .world_mut()
+        .query_filtered::<(Entity, &BodyColliders), With<game::Crate>>();
+    let (body, parts) = crates.single(app.world()).unwrap();
+    let handle = parts.iter().next().unwrap();
+    assert_eq!(parts.len(), 1);
+    let at = position(&app, body);
+    assert!((at - Vec2::new(-70.0, 22.0)).length() < 1e-3, "{at}");
+    assert_eq!(app.world().get::<ColliderOf>(handle).unwrap().body, body);
+    assert_eq!(
+        position(&app, handle),
+        Vec2::new(0.0, 17.0),
+        "its offset on top"
+    );
+}
+
+/// The player's pickup sensor, a child collider of the player, is what meets the coins: moved
+/// onto a coin, the player collects it.
+#[test]
+fn the_players_pickup_sensor_collects_a_coin() {
+    let mut app = game();
+    let player = app.world().resource::<Landmarks>().player;
+    let mut pickups = app
+        .world_mut()
+        .query_filtered::<&ColliderOf, With<game::Pickup>>();
+    assert_eq!(pickups.single(app.world()).unwrap().body, player);
+    let before = app.world().resource::<Score>().coins;
+    // The first coin, at Tiled (560, 584): 160 right of the start, 8 above the ground.
+    app.world_mut()
+        .get_mut::<Transform>(player)
+        .unwrap()
+        .translation = Vec3::new(160.0, 16.0, 2.0);
+    app.update();
+    app.update();
+    assert_eq!(app.world().resource::<Score>().coins, before + 1);
+}
+
 #[test]
 fn sentry_laser_stops_at_the_first_wall_and_sends_the_player_home() {
     let mut app = game();

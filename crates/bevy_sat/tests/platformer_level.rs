@@ -147,6 +147,10 @@ fn the_shipped_levels_objects_are_placed_in_world_units() {
     assert!(
         matches!(named("push_crate").kind, ThingKind::Crate(size) if size == Vec2::splat(40.0))
     );
+    // The crate with a handle, 28 × 28, resting on the cup's inner floor (8 above the ground).
+    let handle_crate = named("handle_crate");
+    assert_eq!(handle_crate.at, Vec2::new(-70.0, 22.0));
+    assert!(matches!(handle_crate.kind, ThingKind::HandleCrate(size) if size == Vec2::splat(28.0)));
     let ferry = named("ferry");
     assert_eq!(ferry.at, Vec2::new(1488.0, -8.0));
     let ThingKind::Platform {
@@ -398,7 +402,8 @@ fn objects_the_game_cannot_place_are_named() {
     assert_eq!(
         problem,
         "object 22 (\"goal\", class \"trampoline\"): the class \"trampoline\" is not one of \
-         player, crate, block, coin, hazard, checkpoint, goal, sentry, platform, waypoint"
+         player, crate, handle_crate, block, coin, hazard, checkpoint, goal, sentry, platform, \
+         waypoint"
     );
     let problem = broken("no_destination", |map| {
         object(map, "ferry")["properties"]

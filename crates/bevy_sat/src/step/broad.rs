@@ -32,7 +32,8 @@ pub(crate) struct BroadInput {
     pub scenery: bool,
     /// Scenery kept in place from the last step (same entity, transform and collider).
     pub kept: bool,
-    /// Its [`CollisionLayers`] are not the default ones.
+    /// Its [`CollisionLayers`] are not the default ones, or it is a part of a body with child
+    /// colliders (or such a body): its pairs are checked for both.
     pub custom_layers: bool,
 }
 
@@ -295,11 +296,14 @@ pub(crate) fn find_candidate_pairs(mut state: ResMut<StepState>) {
             }
             continue;
         }
+        // (Child colliders are marked so too: a body's parts are never paired.)
         let custom = broad.custom_layers.contains(i) || broad.custom_layers.contains(j);
+        let owner = |k: usize| state.children.owner(k, state.bodies[k].entity);
         if custom
-            && !state.bodies[i]
-                .layers
-                .interacts_with(&state.bodies[j].layers)
+            && (owner(i) == owner(j)
+                || !state.bodies[i]
+                    .layers
+                    .interacts_with(&state.bodies[j].layers))
         {
             continue;
         }

@@ -19,11 +19,13 @@
 
 pub(crate) mod body;
 pub(crate) mod broad;
+pub(crate) mod children;
 pub(crate) mod moves;
 pub(crate) mod narrow;
 pub(crate) mod one_way;
 pub(crate) mod pair;
 pub(crate) mod pair_sort;
+pub(crate) mod part_names;
 pub(crate) mod prepare;
 pub(crate) mod resolve;
 pub(crate) mod seams;
@@ -67,6 +69,8 @@ pub(crate) struct StepState {
     pub bodies: Vec<body::Body>,
     pub motion: Motion,
     pub prepare: prepare::PrepareState,
+    /// The child colliders' part of the step.
+    pub children: children::ChildState,
     pub broad: broad::BroadState,
     pub narrow: narrow::NarrowState,
     /// The narrow phase's pairs; resolution puts them in the order it takes them.

@@ -11,6 +11,7 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
+use crate::child_colliders::{BodyColliders, ColliderOf};
 use crate::components::{
     CollisionLayers, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor, Velocity, Weak,
 };
@@ -35,6 +36,8 @@ pub(crate) type ColliderQuery<'w, 's> = Query<
             Option<&'static OneWayPlatform>,
             Has<DropThrough>,
             Option<&'static ContactFlags>,
+            Has<ColliderOf>,
+            Has<BodyColliders>,
         ),
     ),
 >;
@@ -157,13 +160,19 @@ pub(crate) fn prepare_bodies(
     let margin = settings.margin;
     let warnings = &mut prepare.warnings;
     state.broad.inputs.clear();
+    state.children.start_step();
     // Resolution's compact copy of the velocities, when it is likely to run (it ran last step;
     // else it reads them from the records).
     let motion = &mut state.motion;
     let keep_velocities = motion.any_pushable;
     motion.velocities.clear();
     for (entity, collider, transform, velocity, mighty, weak, sensor, layers, extra) in &colliders {
-        let (one_way, drop_through, flags) = extra;
+        let (one_way, drop_through, flags, child, with_children) = extra;
+        if child {
+            // A part of another body: placed with it, after every entity's own body (see
+            // `children::place_child_colliders`).
+            continue;
+        }
         // `Mighty` and `Weak` remove each other when inserted: an entity has one at most.
         let kind = match (mighty, weak) {
             (_, false) | (true, true) => {
@@ -206,6 +215,7 @@ pub(crate) fn prepare_bodies(
                 sensor,
                 one_way: one_way.copied(),
             };
+            let first = count;
             let mut slots = parts::Slots {
                 bodies: &mut state.bodies,
                 broad: &mut state.broad,
@@ -213,7 +223,10 @@ pub(crate) fn prepare_bodies(
                 count: &mut count,
                 margin,
             };
-            parts::place_parts(&owner, &mut slots);
+            let placed = parts::place_parts(&owner, &mut slots);
+            if with_children && placed > 0 {
+                state.children.note_body(entity, first);
+            }
             reach_squared = reach_squared.max(displacement.length_squared());
             any_mighty_moving |= displacement != Vec2::ZERO;
             continue;
@@ -250,6 +263,9 @@ pub(crate) fn prepare_bodies(
             }
         };
         count += 1;
+        if with_children {
+            state.children.note_body(entity, slot);
+        }
         let body = &mut state.bodies[slot];
         let support = flags
             .and_then(|f| f.standing_on())
@@ -305,6 +321,20 @@ pub(crate) fn prepare_bodies(
     motion.reach = reach_squared.sqrt();
     motion.dt = dt;
     motion.any_mighty_moving = any_mighty_moving;
+    // With child colliders, their bodies are placed first: a rider may stand on one.
+    if state.children.is_empty() {
+        find_supports(state);
+    }
+}
+
+/// New bodies' supports found, and riders carried by what they stood on: the end of prepare,
+/// once every body is placed.
+pub(crate) fn find_supports(state: &mut StepState) {
+    let prepare = &mut state.prepare;
+    let motion = &mut state.motion;
+    let settings = state.settings;
+    let margin = settings.margin;
+    let any_mighty_moving = motion.any_mighty_moving;
     // New bodies have no contact flags yet: their support is found from where they start,
     // when there is a moving body to be carried by.
     if !prepare.fresh.is_empty() {

@@ -24,8 +24,12 @@ pub(super) fn final_contacts(state: &mut StepState) {
         moves,
         writeback,
         resolution,
+        children,
         ..
     } = state;
+    // Weak bodies with folded child colliders: their pairs are reported under the part's name.
+    let names = &mut children.names;
+    let any_folded = !names.is_empty();
     let margin = settings.margin;
     // Weak pairs resolution did not take (its system set is off).
     if !found.weak.is_empty() {
@@ -66,9 +70,14 @@ pub(super) fn final_contacts(state: &mut StepState) {
         any_resolved |= !p.unpushed();
         // Sorted by entity pair below: the order of `Contacts`, of the events, and of ties in
         // the flags. Only these small keys are sorted: the records stay where they are.
+        let (a, b) = if any_folded {
+            names.names(k, p, bodies, margin)
+        } else {
+            p.entities
+        };
         keys.push(PairKey {
-            a: p.entities.0,
-            b: p.entities.1,
+            a,
+            b,
             index: k as u32,
         });
         if p.one_way {
@@ -101,5 +110,9 @@ pub(super) fn final_contacts(state: &mut StepState) {
     }
     if motion.any_mighty_moving {
         platform_velocities(bodies, &mut writeback.flags, &writeback.support_index);
+    }
+    // Only now: the flags above name the bodies.
+    if any_folded {
+        names.rename(pairs);
     }
 }

@@ -1,0 +1,408 @@
+//! Child colliders: entities with a collider below a Mighty or Weak body are parts of it. Solid
+//! parts move and are resolved with their body, sensor parts ride on it, a part may have its
+//! own layers, a body's parts never meet each other, and hierarchy changes take effect at the
+//! next step. Exact positions, one fixed step per update.
+
+mod common;
+
+use bevy::prelude::*;
+use bevy_sat::prelude::*;
+use common::*;
+
+/// A child collider of `body` with `collider` at `offset` in the body's frame.
+fn child(app: &mut App, body: Entity, collider: ConvexCollider, offset: Vec2) -> Entity {
+    spawn(
+        app,
+        (
+            collider,
+            Transform::from_translation(offset.extend(0.0)),
+            ChildOf(body),
+        ),
+    )
+}
+
+/// A sensor child of `body` with `collider` at `offset` in the body's frame.
+fn sensor_child(app: &mut App, body: Entity, collider: ConvexCollider, offset: Vec2) -> Entity {
+    let part = child(app, body, collider, offset);
+    app.world_mut().entity_mut(part).insert(Sensor);
+    part
+}
+
+fn touching(app: &App, a: Entity, b: Entity) -> bool {
+    app.world().resource::<Contacts>().get(a, b).is_some()
+}
+
+fn collider_of(app: &App, part: Entity) -> Option<Entity> {
+    app.world().get::<ColliderOf>(part).map(|of| of.body)
+}
+
+/// A Weak box 20 × 20 with a child box 10 × 10 sticking out 10 below it lands on the floor on
+/// the child's bottom: its centre 20 above the floor's top, standing on the floor, the contact
+/// naming the child. The child's own transform (its offset) is left as it was.
+#[test]
+fn a_weak_body_lands_on_its_child_colliders_bottom() {
+    let mut app = app_with_gravity(-600.0);
+    log_messages(&mut app);
+    let floor = floor(&mut app);
+    let body = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 7.0, 60.0);
+    let foot = child(
+        &mut app,
+        body,
+        ConvexCollider::rectangle(10.0, 10.0),
+        Vec2::new(0.0, -15.0),
+    );
+    run(&mut app, 120);
+    let p = position(&app, body);
+    assert!((p.y - 20.0).abs() < 1e-3, "the body's centre at {p}");
+    assert_eq!(p.x, 7.0);
+    let f = flags(&app, body);
+    assert!(f.on_floor());
+    assert_eq!(f.standing_on(), Some(floor));
+    assert_eq!(velocity(&app, body).y, 0.0);
+    assert_eq!(position(&app, foot), Vec2::new(0.0, -15.0), "its offset");
+    assert_eq!(collider_of(&app, foot), Some(body));
+    let listed: Vec<Entity> = app
+        .world()
+        .get::<BodyColliders>(body)
+        .unwrap()
+        .iter()
+        .collect();
+    assert_eq!(listed, vec![foot]);
+    // The contact names the part that touches the floor; the flags name the body.
+    assert!(touching(&app, foot, floor));
+    assert!(!touching(&app, body, floor));
+    let log = app.world().resource::<Log>();
+    assert_eq!(log.started, vec![(foot.min(floor), foot.max(floor))]);
+    run(&mut app, 60);
+    assert!((position(&app, body).y - 20.0).abs() < 1e-3, "and stays");
+}
+
+/// A child two levels below its body is placed through the entity between them: an empty
+/// entity 5 to the right, and the child 10 × 10 at (0, -15) below that, rotated a quarter
+/// turn (a square either way). The body lands on it: 20 above the floor.
+#[test]
+fn a_child_collider_is_placed_through_the_entities_between() {
+    let mut app = app_with_gravity(-600.0);
+    floor(&mut app);
+    let body = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 60.0);
+    let joint = spawn(
+        &mut app,
+        (Transform::from_xyz(5.0, 0.0, 0.0), ChildOf(body)),
+    );
+    let foot = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(10.0, 10.0),
+            Transform::from_xyz(0.0, -15.0, 0.0)
+                .with_rotation(Quat::from_rotation_z(std::f32::consts::FRAC_PI_2)),
+            ChildOf(joint),
+        ),
+    );
+    run(&mut app, 120);
+    assert!((position(&app, body).y - 20.0).abs() < 1e-3);
+    assert_eq!(collider_of(&app, foot), Some(body));
+}
+
+/// A Mighty wall made of a parent 20 × 100 at x = 100 and a child 20 × 20 sticking out 30 to
+/// its left and 30 below its centre: a box moving right at the child's height stops at the
+/// child's left face (x = 60), exactly, against the child (named by its own entity).
+#[test]
+fn a_mighty_body_stops_a_box_at_its_child_colliders_face() {
+    let mut app = app();
+    let wall = mighty(
+        &mut app,
+        ConvexCollider::rectangle(20.0, 100.0),
+        100.0,
+        50.0,
+    );
+    let ledge = child(
+        &mut app,
+        wall,
+        ConvexCollider::rectangle(20.0, 20.0),
+        Vec2::new(-30.0, -30.0),
+    );
+    let block = moving(
+        &mut app,
+        ConvexCollider::rectangle(10.0, 10.0),
+        0.0,
+        20.0,
+        Vec2::new(120.0, 0.0),
+    );
+    run(&mut app, 60);
+    let p = position(&app, block);
+    assert!((p.x - 55.0).abs() < 1e-3, "the box at {p}");
+    assert_eq!(p.y, 20.0);
+    let f = flags(&app, block);
+    assert!(f.on_wall_right() && !f.on_floor());
+    assert!(touching(&app, block, ledge), "the contact names the part");
+    assert!(!touching(&app, block, wall));
+    assert_eq!(collider_of(&app, ledge), Some(wall));
+    assert_eq!(position(&app, wall), Vec2::new(100.0, 50.0));
+    assert_eq!(position(&app, ledge), Vec2::new(-30.0, -30.0));
+}
+
+/// A moving Mighty platform carries its child part along: a box resting on the part rides
+/// with the platform.
+#[test]
+fn a_moving_mighty_body_carries_what_stands_on_its_child() {
+    let mut app = app_with_gravity(-600.0);
+    let platform = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(40.0, 10.0),
+            Mighty,
+            Velocity(Vec2::new(60.0, 0.0)),
+            Transform::from_xyz(0.0, 0.0, 0.0),
+        ),
+    );
+    let step = child(
+        &mut app,
+        platform,
+        ConvexCollider::rectangle(20.0, 10.0),
+        Vec2::new(30.0, 0.0),
+    );
+    let rider = weak(&mut app, ConvexCollider::rectangle(10.0, 10.0), 30.0, 10.0);
+    run(&mut app, 30);
+    assert_eq!(flags(&app, rider).standing_on(), Some(step));
+    run(&mut app, 60);
+    let carried = position(&app, rider).x - position(&app, platform).x;
+    assert!(
+        (carried - 30.0).abs() < 1e-2,
+        "kept its place on the part: {carried}"
+    );
+    assert!((position(&app, rider).y - 10.0).abs() < 1e-3);
+}
+
+/// The floors on either side of a gap 30 wide, tops at y = 0.
+fn floors_around_a_gap(app: &mut App) -> (Entity, Entity) {
+    let left = mighty(app, ConvexCollider::rectangle(200.0, 20.0), -115.0, -10.0);
+    let right = mighty(app, ConvexCollider::rectangle(200.0, 20.0), 115.0, -10.0);
+    (left, right)
+}
+
+/// A player 20 × 20 with a foot sensor 16 × 4 under it (reaching 3 below its feet) rests on
+/// the floor on its own collider (centre at 10, standing on the floor), while the sensor reports
+/// the floor: a started message and a contact naming the sensor, whose `ColliderOf` says the
+/// player. The sensor never reports the player itself.
+#[test]
+fn a_foot_sensor_reports_the_floor_and_holds_nothing_up() {
+    let mut app = app_with_gravity(-600.0);
+    log_messages(&mut app);
+    let floor = floor(&mut app);
+    let player = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 40.0);
+    let foot = sensor_child(
+        &mut app,
+        player,
+        ConvexCollider::rectangle(16.0, 4.0),
+        Vec2::new(0.0, -11.0),
+    );
+    run(&mut app, 120);
+    let p = position(&app, player);
+    assert!((p.y - 10.0).abs() < 1e-3, "the player at {p}");
+    assert_eq!(flags(&app, player).standing_on(), Some(floor));
+    assert!(touching(&app, foot, floor));
+    assert!(touching(&app, player, floor));
+    assert!(!touching(&app, foot, player));
+    let contact = app.world().resource::<Contacts>().get(foot, floor).unwrap();
+    // The sensor, 3 into the floor where the player rests.
+    assert!(
+        (contact.depth - 3.0).abs() < 1e-3,
+        "depth {}",
+        contact.depth
+    );
+    assert_eq!(collider_of(&app, foot), Some(player));
+    let log = app.world().resource::<Log>();
+    let pair = if foot < floor {
+        (foot, floor)
+    } else {
+        (floor, foot)
+    };
+    assert_eq!(log.started.iter().filter(|p| **p == pair).count(), 1);
+    assert!(
+        log.started
+            .iter()
+            .all(|&(a, b)| (a, b) != (player.min(foot), player.max(foot)))
+    );
+    assert!(log.ended.is_empty());
+}
+
+/// A player 20 wide over a gap 30 wide falls through it, though its foot sensor, 40 wide,
+/// overlaps both floors' edges on the way: a sensor never holds its body up. The sensor
+/// reported both floors while it passed them.
+#[test]
+fn a_player_falls_through_a_gap_its_foot_sensor_overlaps() {
+    let mut app = app_with_gravity(-600.0);
+    log_messages(&mut app);
+    let (left, right) = floors_around_a_gap(&mut app);
+    let player = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 12.0);
+    let foot = sensor_child(
+        &mut app,
+        player,
+        ConvexCollider::rectangle(40.0, 4.0),
+        Vec2::new(0.0, -11.0),
+    );
+    run(&mut app, 60);
+    let p = position(&app, player);
+    assert!(p.y < -100.0, "the player fell: {p}");
+    assert_eq!(p.x, 0.0);
+    let log = app.world().resource::<Log>();
+    for floor in [left, right] {
+        let pair = (foot.min(floor), foot.max(floor));
+        assert!(log.started.contains(&pair), "the sensor met {floor}");
+        assert!(log.ended.contains(&pair), "and left it");
+    }
+    assert!(log.started.iter().all(|&(a, b)| a != player && b != player));
+}
+
+const HURT: u32 = 1 << 0;
+const ENEMY: u32 = 1 << 1;
+const COIN: u32 = 1 << 2;
+
+/// A hurtbox (a sensor child wider than its player, on the HURT layer, meeting only ENEMY)
+/// overlaps a spike (ENEMY) on one side and a coin (COIN) on the other: it reports the spike
+/// alone. The player's own collider, with the default layers, touches neither.
+#[test]
+fn a_hurtbox_with_its_own_layers_meets_only_what_they_allow() {
+    let mut app = app();
+    let player = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 0.0);
+    let hurtbox = sensor_child(
+        &mut app,
+        player,
+        ConvexCollider::rectangle(40.0, 10.0),
+        Vec2::ZERO,
+    );
+    app.world_mut()
+        .entity_mut(hurtbox)
+        .insert(CollisionLayers::new(HURT, ENEMY));
+    let spike = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(6.0, 6.0),
+            Sensor,
+            CollisionLayers::new(ENEMY, CollisionLayers::ALL),
+            Transform::from_xyz(-18.0, 0.0, 0.0),
+        ),
+    );
+    let coin = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(6.0, 6.0),
+            Sensor,
+            CollisionLayers::new(COIN, CollisionLayers::ALL),
+            Transform::from_xyz(18.0, 0.0, 0.0),
+        ),
+    );
+    run(&mut app, 3);
+    assert!(touching(&app, hurtbox, spike));
+    assert!(!touching(&app, hurtbox, coin));
+    assert!(!touching(&app, player, spike) && !touching(&app, player, coin));
+    let all: Vec<_> = app
+        .world()
+        .resource::<Contacts>()
+        .iter()
+        .map(|p| (p.a, p.b))
+        .collect();
+    assert_eq!(all.len(), 1, "{all:?}");
+    assert_eq!(position(&app, player), Vec2::ZERO);
+}
+
+/// A body's parts overlap each other (a Weak body and a Mighty one, each with a solid part and
+/// a sensor part inside it) and never meet: nothing moves, nothing is reported.
+#[test]
+fn a_bodys_parts_never_collide_with_each_other() {
+    let mut app = app();
+    log_messages(&mut app);
+    for (x, kind_is_weak) in [(-100.0, true), (100.0, false)] {
+        let body = if kind_is_weak {
+            weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), x, 0.0)
+        } else {
+            mighty(&mut app, ConvexCollider::rectangle(20.0, 20.0), x, 0.0)
+        };
+        child(
+            &mut app,
+            body,
+            ConvexCollider::rectangle(20.0, 20.0),
+            Vec2::new(5.0, 5.0),
+        );
+        sensor_child(&mut app, body, ConvexCollider::circle(8.0), Vec2::ZERO);
+        sensor_child(
+            &mut app,
+            body,
+            ConvexCollider::circle(8.0),
+            Vec2::new(3.0, 0.0),
+        );
+    }
+    let mut query = app.world_mut().query::<(Entity, &Transform)>();
+    let mut before: Vec<(Entity, Vec3)> = query
+        .iter(app.world())
+        .map(|(e, t)| (e, t.translation))
+        .collect();
+    before.sort_by_key(|(e, _)| *e);
+    run(&mut app, 10);
+    let mut after: Vec<(Entity, Vec3)> = query
+        .iter(app.world())
+        .map(|(e, t)| (e, t.translation))
+        .collect();
+    after.sort_by_key(|(e, _)| *e);
+    assert_eq!(before, after);
+    assert_eq!(app.world().resource::<Contacts>().iter().count(), 0);
+    assert!(app.world().resource::<Log>().started.is_empty());
+}
+
+/// Despawning a Weak body's solid child at run time takes effect at the next step: the body,
+/// resting on the child's bottom (20 above the floor), falls onto its own (10 above), and no
+/// longer lists the child.
+#[test]
+fn despawning_a_child_collider_lets_its_body_fall_onto_its_own() {
+    let mut app = app_with_gravity(-600.0);
+    floor(&mut app);
+    let body = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 21.0);
+    let foot = child(
+        &mut app,
+        body,
+        ConvexCollider::rectangle(10.0, 10.0),
+        Vec2::new(0.0, -15.0),
+    );
+    run(&mut app, 60);
+    assert!((position(&app, body).y - 20.0).abs() < 1e-3);
+    app.world_mut().entity_mut(foot).despawn();
+    run(&mut app, 60);
+    assert!((position(&app, body).y - 10.0).abs() < 1e-3);
+    assert!(app.world().get::<BodyColliders>(body).is_none());
+}
+
+/// Removing a sensor child's parent link, or giving a child a body kind of its own, makes it a
+/// body of its own at the next step: `ColliderOf` goes, and a child made Weak falls on its own
+/// while its former body stays on the floor.
+#[test]
+fn unlinking_a_child_or_giving_it_a_kind_makes_it_its_own_body() {
+    let mut app = app_with_gravity(-600.0);
+    floor(&mut app);
+    let player = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 10.0);
+    let foot = sensor_child(
+        &mut app,
+        player,
+        ConvexCollider::rectangle(16.0, 4.0),
+        Vec2::new(0.0, -11.0),
+    );
+    let hat = child(
+        &mut app,
+        player,
+        ConvexCollider::rectangle(10.0, 10.0),
+        Vec2::new(0.0, 40.0),
+    );
+    run(&mut app, 5);
+    assert_eq!(collider_of(&app, foot), Some(player));
+    assert_eq!(collider_of(&app, hat), Some(player));
+    app.world_mut().entity_mut(foot).remove::<ChildOf>();
+    app.world_mut().entity_mut(hat).insert(Weak);
+    app.update();
+    assert_eq!(collider_of(&app, foot), None);
+    assert_eq!(collider_of(&app, hat), None);
+    assert!(app.world().get::<BodyColliders>(player).is_none());
+    run(&mut app, 60);
+    // The hat, Weak and still a child in the hierarchy, moves by its own transform (in its
+    // parent's frame, as the hierarchy draws it): it fell.
+    assert!(position(&app, hat).y < 40.0 - 1.0);
+    assert!((position(&app, player).y - 10.0).abs() < 1e-3);
+}

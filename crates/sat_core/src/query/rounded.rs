@@ -64,11 +64,27 @@ pub(crate) fn least_overlap(a: &Core, b: &Core) -> (DVec2, f64) {
     if !a.is_large() && !b.is_large() {
         return super::rounded_small::least_overlap_small(a, b);
     }
-    let mut best = (DVec2::Y, f64::NEG_INFINITY);
     let (mut walk_a, mut walk_b) = (Walk::default(), Walk::default());
+    search_axes(a, b, false, |axis| {
+        (extent(a, axis, &mut walk_a), extent(b, axis, &mut walk_b))
+    })
+}
+
+/// The axis search of [`least_overlap`], with the extents of both cores on an axis from
+/// `extents`: A's axes, then B's, each core's edge normals and a segment's direction; the
+/// largest separation wins, the first of equal ones is kept. With `skip_opposite`, an edge
+/// normal exactly opposite an earlier one of the same core is not weighed (see
+/// [`least_overlap_small`](super::rounded_small::least_overlap_small)).
+#[inline(always)]
+pub(super) fn search_axes(
+    a: &Core,
+    b: &Core,
+    skip_opposite: bool,
+    mut extents: impl FnMut(DVec2) -> ((f64, f64), (f64, f64)),
+) -> (DVec2, f64) {
+    let mut best = (DVec2::Y, f64::NEG_INFINITY);
     let mut weigh = |axis: DVec2| {
-        let (a_min, a_max) = extent(a, axis, &mut walk_a);
-        let (b_min, b_max) = extent(b, axis, &mut walk_b);
+        let ((a_min, a_max), (b_min, b_max)) = extents(axis);
         let (ahead, behind) = (b_min - a_max, a_min - b_max);
         let (axis, separation) = if ahead >= behind {
             (axis, ahead)
@@ -80,7 +96,11 @@ pub(crate) fn least_overlap(a: &Core, b: &Core) -> (DVec2, f64) {
         }
     };
     for core in [a, b] {
-        for normal in &core.normals()[..core.edges()] {
+        let normals = &core.normals()[..core.edges()];
+        for (i, normal) in normals.iter().enumerate() {
+            if skip_opposite && normals[..i].iter().any(|earlier| *earlier == -*normal) {
+                continue;
+            }
             weigh(normal.as_dvec2());
         }
         if core.len == 2

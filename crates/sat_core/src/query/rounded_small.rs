@@ -5,6 +5,7 @@
 use glam::DVec2;
 
 use super::distance::Core;
+use super::rounded::search_axes;
 
 /// [`least_overlap`](super::rounded::least_overlap) of two small cores (neither a large polygon's): the same axes in the same
 /// order, each core's every corner read, with the same arithmetic, so the same answer.
@@ -15,40 +16,9 @@ use super::distance::Core;
 /// the best (only a strictly larger separation does).
 pub(super) fn least_overlap_small(a: &Core, b: &Core) -> (DVec2, f64) {
     let (a_points, b_points) = (a.points(), b.points());
-    let mut best = (DVec2::Y, f64::NEG_INFINITY);
-    let mut weigh = |axis: DVec2| {
-        let (a_min, a_max) = extent_small(a_points, axis);
-        let (b_min, b_max) = extent_small(b_points, axis);
-        let (ahead, behind) = (b_min - a_max, a_min - b_max);
-        let (axis, separation) = if ahead >= behind {
-            (axis, ahead)
-        } else {
-            (-axis, behind)
-        };
-        if separation > best.1 {
-            best = (axis, separation);
-        }
-    };
-    for core in [a, b] {
-        let normals = &core.normals()[..core.edges()];
-        for (i, normal) in normals.iter().enumerate() {
-            if normals[..i].iter().any(|earlier| *earlier == -*normal) {
-                continue;
-            }
-            weigh(normal.as_dvec2());
-        }
-        if core.len == 2
-            && let Some(along) = (core.points()[1] - core.points()[0]).try_normalize()
-        {
-            weigh(along);
-        }
-    }
-    if best.1 == f64::NEG_INFINITY {
-        // Two points: their distance, along the line joining them (+y when they coincide).
-        let offset = b.points()[0] - a.points()[0];
-        return (offset.try_normalize().unwrap_or(DVec2::Y), offset.length());
-    }
-    best
+    search_axes(a, b, true, |axis| {
+        (extent_small(a_points, axis), extent_small(b_points, axis))
+    })
 }
 
 /// The lowest and highest projection of a small core's corners on `axis`, every corner read

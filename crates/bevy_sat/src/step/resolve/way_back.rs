@@ -173,12 +173,7 @@ fn go_back(
         moves.shift(w, before - moves.offset(w));
         return false;
     }
-    for &(_, k) in own {
-        let (_, _, contact) = weak_side(bodies, pairs, k, moves, settings);
-        if let Some(c) = contact.filter(|c| c.depth >= -settings.slop && !pairs[k].one_way) {
-            moves.stop_along(w, c.normal);
-        }
-    }
+    stop_into_touched(bodies, pairs, w, own, moves, settings);
     true
 }
 
@@ -232,6 +227,19 @@ fn hold_in_place(
             moves.shift(w, -back * step);
         }
     }
+    stop_into_touched(bodies, pairs, w, own, moves, settings);
+}
+
+/// Stops body `w`'s velocity into each Mighty body of its pairs (`own`) it touches where it
+/// is now (one-way platforms aside).
+fn stop_into_touched(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    w: usize,
+    own: &[(usize, usize)],
+    moves: &mut Moves,
+    settings: &StepSettings,
+) {
     for &(_, k) in own {
         let (_, _, contact) = weak_side(bodies, pairs, k, moves, settings);
         if let Some(c) = contact.filter(|c| c.depth >= -settings.slop && !pairs[k].one_way) {

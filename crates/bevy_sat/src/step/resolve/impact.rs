@@ -10,6 +10,7 @@ use crate::step::moves::Moves;
 use crate::step::one_way;
 use crate::step::pair::FastHit;
 use crate::step::seams::toward_internal_face;
+use sat_core::Shape;
 
 /// A body's motion after an impact that is taken back.
 #[derive(Clone, Copy, Debug)]
@@ -43,7 +44,11 @@ pub(super) fn place_at_time_of_impact(
         let (i, j) = p.bodies();
         let (a, b) = (&bodies[i], &bodies[j]);
         let late = 1.0 - hit.toi;
-        let n = hit.normal; // from a to b
+        let n = match (a.kind, b.kind) {
+            (Kind::Weak, Kind::Mighty) => -face_normal_near(b, -hit.normal),
+            (Kind::Mighty, Kind::Weak) => face_normal_near(a, hit.normal),
+            _ => hit.normal,
+        }; // from a to b
         let relative = a.motion() - b.motion();
         match (a.kind, b.kind) {
             // A hit on a face a flush neighbour covers (an internal face), or on a corner beside
@@ -102,4 +107,23 @@ pub(super) fn place_at_time_of_impact(
         moves.shift(rewind.body, -rewind.offset);
         moves.stop_along(rewind.body, rewind.into);
     }
+}
+
+/// A hit's normal out of Mighty body `m`, `outward`, or the normal of the face of `m` it lies
+/// within round-off of. A round body meeting a polygon's corner with its centre a round-off
+/// beyond the face's end (a body sliding along a floor that ends at a corner, where a flush
+/// neighbour takes over) gets the corner's normal, tilted from the face's by that round-off:
+/// taken as it is, it would stop a little of the body's sliding speed and let it sink as
+/// little into the neighbour. Within this angle the face is what the body touches.
+fn face_normal_near(m: &Body, outward: Vec2) -> Vec2 {
+    /// The cosine of 1e-3 rad, the largest tilt taken for round-off.
+    const NEAR_FACE_COS: f32 = 1.0 - 5.0e-7;
+    let Shape::Polygon(p) = &m.shape else {
+        return outward;
+    };
+    p.normals()
+        .iter()
+        .copied()
+        .find(|face| face.dot(outward) > NEAR_FACE_COS)
+        .unwrap_or(outward)
 }

@@ -418,6 +418,52 @@ fn a_layer_of_the_wrong_size_is_refused() {
     );
 }
 
+/// The terrain layer again, as a second tile layer called "decor" after it, its ids changed.
+fn with_decor(text: &str, change: impl FnOnce(&mut Vec<String>)) -> String {
+    let start = text.find(" <layer id=\"1\"").unwrap();
+    let end = text.find(" </layer>\n").unwrap() + " </layer>\n".len();
+    let decor = with_ids(&text[start..end], change).replacen(
+        "<layer id=\"1\" name=\"terrain\"",
+        "<layer id=\"3\" name=\"decor\"",
+        1,
+    );
+    format!("{}{decor}{}", &text[..end], &text[end..])
+}
+
+/// Each tile layer's ids are counted on their own: a second layer is checked like the first,
+/// and one that repeats the first changes nothing.
+#[test]
+fn a_second_tile_layer_is_checked_on_its_own() {
+    let problem = broken("short_decor", |text| {
+        with_decor(&text, |ids| ids.truncate(206 * 52))
+    });
+    assert_eq!(
+        problem,
+        "layer \"decor\" has 10712 tiles, not 206 × 53 = 10918"
+    );
+    let problem = broken("unknown_decor", |text| {
+        with_decor(&text, |ids| ids[3] = "6".into())
+    });
+    assert_eq!(
+        problem,
+        "layer \"decor\": unknown tile id 6 at column 3, row 0"
+    );
+    let twice = with_decor(&shipped_text(), |_| {});
+    let level = level::load(&file("level_decor.tmx", &twice)).unwrap();
+    let shipped = shipped();
+    for y in 0..53 {
+        for x in 0..206 {
+            let cell = UVec2::new(x, y);
+            assert_eq!(level.grid.get(cell), shipped.grid.get(cell), "{cell}");
+        }
+    }
+    assert_eq!(
+        level.art.len(),
+        2 * shipped.art.len(),
+        "each layer is drawn"
+    );
+}
+
 #[test]
 fn a_map_too_large_is_refused_before_anything_is_allocated() {
     let problem = broken("huge", |text| {

@@ -2,9 +2,9 @@
 
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
+use tiled::{LayerType, Map, Object, ObjectShape, PropertyValue};
 
 use crate::level::{color_property, number_property};
-use crate::tmj::{self, Map, Object};
 
 /// Drawn for a block without a `color`.
 const BLOCK_COLOR: Color = Color::srgb(0.45, 0.47, 0.52);
@@ -52,20 +52,24 @@ pub struct Thing {
 /// rotation, exactly one player.
 pub fn things(map: &Map, origin: Vec2) -> Result<Vec<Thing>, String> {
     // Tiled's y runs down from the map's top edge.
-    let top = map.height as f64 * map.tileheight;
+    let top = f64::from(map.height) * f64::from(map.tile_height);
     let world = |x: f64, y: f64| origin + Vec2::new(x as f32, (top - y) as f32);
-    let objects: Vec<&Object> = map
-        .layers
-        .iter()
-        .filter(|l| l.kind == "objectgroup")
-        .flat_map(|l| &l.objects)
+    let objects: Vec<Object> = map
+        .layers()
+        .filter_map(|l| match l.layer_type() {
+            LayerType::Objects(layer) => Some(layer),
+            _ => None,
+        })
+        .flat_map(|layer| layer.objects())
         .collect();
     let mut out = Vec::new();
     for object in &objects {
         let thing = thing(object, &objects, &world).map_err(|e| {
             format!(
                 "object {} (\"{}\", class \"{}\"): {e}",
-                object.id, object.name, object.kind
+                object.id(),
+                object.name,
+                object.user_type
             )
         })?;
         out.extend(thing);
@@ -85,40 +89,42 @@ pub fn things(map: &Map, origin: Vec2) -> Result<Vec<Thing>, String> {
 /// The thing an object is (`None` for a waypoint, which only marks a place).
 fn thing(
     object: &Object,
-    objects: &[&Object],
+    objects: &[Object],
     world: &impl Fn(f64, f64) -> Vec2,
 ) -> Result<Option<Thing>, String> {
     if object.rotation != 0.0 {
         return Err("rotated objects are not supported".into());
     }
-    if object.ellipse {
-        return Err("ellipses are not supported".into());
+    let kind = object.user_type.as_str();
+    match &object.shape {
+        ObjectShape::Ellipse { .. } => return Err("ellipses are not supported".into()),
+        ObjectShape::Capsule { .. } => return Err("capsules are not supported".into()),
+        ObjectShape::Text { .. } => return Err("text objects are not supported".into()),
+        ObjectShape::Polyline { .. } if kind != "block" => {
+            return Err("only a block can be a polyline".into());
+        }
+        _ => {}
     }
-    if object.polyline.is_some() && object.kind != "block" {
-        return Err("only a block can be a polyline".into());
-    }
+    let (x, y) = (f64::from(object.x), f64::from(object.y));
     let point = || -> Result<Vec2, String> {
-        if object.point {
-            Ok(world(object.x, object.y))
+        if matches!(object.shape, ObjectShape::Point(..)) {
+            Ok(world(x, y))
         } else {
             Err("it must be a point".into())
         }
     };
     let rectangle = || -> Result<(Vec2, Vec2), String> {
-        let size = Vec2::new(object.width as f32, object.height as f32);
-        if object.point || object.polygon.is_some() {
+        let ObjectShape::Rect { width, height } = object.shape else {
             return Err("it must be a rectangle".into());
-        }
+        };
+        let size = Vec2::new(width, height);
         if !(size.is_finite() && size.min_element() > 0.0) {
             return Err(format!("its size {size} is not positive"));
         }
-        let centre = world(
-            object.x + object.width / 2.0,
-            object.y + object.height / 2.0,
-        );
+        let centre = world(x + f64::from(width) / 2.0, y + f64::from(height) / 2.0);
         Ok((centre, size))
     };
-    let (at, kind) = match object.kind.as_str() {
+    let (at, kind) = match kind {
         "player" => (point()?, ThingKind::Player),
         "coin" => (point()?, ThingKind::Coin),
         "waypoint" => {
@@ -133,10 +139,10 @@ fn thing(
         "sentry" => rectangle().map(|(at, size)| (at, ThingKind::Sentry(size)))?,
         "block" => {
             let color = color_property(&object.properties)?.unwrap_or(BLOCK_COLOR);
-            let (at, collider) = match (&object.polygon, &object.polyline) {
-                (Some(points), _) => polygon(object, points, world)?,
-                (None, Some(points)) => polyline(object, points, world)?,
-                (None, None) => {
+            let (at, collider) = match &object.shape {
+                ObjectShape::Polygon { points } => polygon(object, points, world)?,
+                ObjectShape::Polyline { points } => polyline(object, points, world)?,
+                _ => {
                     let (at, size) = rectangle()?;
                     (at, ConvexCollider::rectangle(size.x, size.y))
                 }
@@ -180,7 +186,7 @@ fn thing(
 /// or, when it is concave, split into convex parts.
 fn polygon(
     object: &Object,
-    points: &[tmj::PolyPoint],
+    points: &[(f32, f32)],
     world: &impl Fn(f64, f64) -> Vec2,
 ) -> Result<(Vec2, ConvexCollider), String> {
     let (centre, vertices) = around_mean(object, points, world);
@@ -193,7 +199,7 @@ fn polygon(
 /// A polyline object as a chain collider around its vertices' mean, and that mean.
 fn polyline(
     object: &Object,
-    points: &[tmj::PolyPoint],
+    points: &[(f32, f32)],
     world: &impl Fn(f64, f64) -> Vec2,
 ) -> Result<(Vec2, ConvexCollider), String> {
     let (centre, vertices) = around_mean(object, points, world);
@@ -202,15 +208,17 @@ fn polyline(
     Ok((centre, collider))
 }
 
-/// An object's vertices in the world, and their mean with the vertices taken relative to it.
+/// An object's vertices (relative to its position) in the world, and their mean with the
+/// vertices taken relative to it.
 fn around_mean(
     object: &Object,
-    points: &[tmj::PolyPoint],
+    points: &[(f32, f32)],
     world: &impl Fn(f64, f64) -> Vec2,
 ) -> (Vec2, Vec<Vec2>) {
+    let (x, y) = (f64::from(object.x), f64::from(object.y));
     let vertices: Vec<Vec2> = points
         .iter()
-        .map(|p| world(object.x + p.x, object.y + p.y))
+        .map(|&(px, py)| world(x + f64::from(px), y + f64::from(py)))
         .collect();
     let centre = vertices.iter().copied().sum::<Vec2>() / vertices.len().max(1) as f32;
     (centre, vertices.iter().map(|v| *v - centre).collect())
@@ -219,16 +227,15 @@ fn around_mean(
 /// Where a platform goes: the point object its `to` property names.
 fn waypoint(
     object: &Object,
-    objects: &[&Object],
+    objects: &[Object],
     world: &impl Fn(f64, f64) -> Vec2,
 ) -> Result<Vec2, String> {
-    let id = tmj::property(&object.properties, "to")
-        .filter(|p| p.kind == "object")
-        .and_then(|p| p.value.as_u64())
-        .ok_or("it needs a property to (an object: where it goes)")?;
+    let Some(&PropertyValue::ObjectValue(id)) = object.properties.get("to") else {
+        return Err("it needs a property to (an object: where it goes)".into());
+    };
     let target = objects
         .iter()
-        .find(|o| u64::from(o.id) == id && o.point)
+        .find(|o| o.id() == id && matches!(o.shape, ObjectShape::Point(..)))
         .ok_or_else(|| format!("its property to names object {id}, which is not a point"))?;
-    Ok(world(target.x, target.y))
+    Ok(world(f64::from(target.x), f64::from(target.y)))
 }

@@ -4,7 +4,7 @@
 //! ```text
 //! cargo run --release --example platformer
 //! cargo run --release --example platformer -- --screenshot shot.png [--frames 240] [--demo] [--debug]
-//! cargo run --release --example platformer -- --level my_level.tmj
+//! cargo run --release --example platformer -- --level my_level.tmx
 //! ```
 //!
 //! Keys: ←/→ or A/D run, Space jump (hold for higher), ↓ + Space drop through a one-way
@@ -12,7 +12,7 @@
 //!
 //! `--screenshot PATH` (or `PLATFORMER_SCREENSHOT=PATH`) plays `--frames` game frames (fixed
 //! 60 Hz steps, default 240), saves a PNG of the window and exits; `--demo` lets the scripted player from the tests play;
-//! `--debug` starts with the overlay on. The level is `assets/platformer/level.tmj`, a Tiled map
+//! `--debug` starts with the overlay on. The level is `assets/platformer/level.tmx`, a Tiled map
 //! (see `level.rs` for what its layers and objects mean); `--level PATH` plays another one.
 
 mod autopilot;
@@ -27,7 +27,7 @@ mod parallax;
 mod player;
 #[path = "../shared/screenshot.rs"]
 mod screenshot;
-mod tmj;
+mod tmx;
 
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! The platformer example's game logic, played headless from a scripted input sequence: the
 //! player walks up a step, collects the coins, pushes a crate, rides both moving platforms
 //! (jumping on the ferry and landing back on it, its speed kept in the air) and reaches the
-//! goal, in the level loaded from its file, `assets/platformer/level.tmj`.
+//! goal, in the level loaded from its file, `assets/platformer/level.tmx`.
 
 #[path = "../../../examples/platformer/autopilot.rs"]
 mod autopilot;
@@ -16,8 +16,8 @@ mod level_objects;
 #[path = "../../../examples/platformer/player.rs"]
 #[allow(dead_code)]
 mod player;
-#[path = "../../../examples/platformer/tmj.rs"]
-mod tmj;
+#[path = "../../../examples/platformer/tmx.rs"]
+mod tmx;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;

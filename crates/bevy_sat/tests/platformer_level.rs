@@ -1,6 +1,7 @@
-//! The platformer's level file, `assets/platformer/level.tmj` (a Tiled JSON map): what the
-//! shipped file holds once loaded, and one clear error, naming the file and the problem, for
-//! each way a file can be broken (each made from the shipped file with one thing wrong).
+//! The platformer's level file, `assets/platformer/level.tmx` (a Tiled map, read by the
+//! `tiled` crate): what the shipped file holds once loaded, and one clear error, naming the file
+//! and the problem, for each way a file can be broken (each made from the shipped file with one
+//! thing wrong).
 
 #[path = "../../../examples/platformer/level.rs"]
 #[allow(dead_code)]
@@ -8,14 +9,13 @@ mod level;
 #[path = "../../../examples/platformer/level_objects.rs"]
 #[allow(dead_code)]
 mod level_objects;
-#[path = "../../../examples/platformer/tmj.rs"]
-mod tmj;
+#[path = "../../../examples/platformer/tmx.rs"]
+mod tmx;
 
 use std::path::PathBuf;
 
 use bevy::prelude::*;
 use bevy_sat::prelude::*;
-use serde_json::{Value, json};
 
 use level::{Level, LevelError};
 use level_objects::ThingKind;
@@ -24,40 +24,68 @@ fn shipped() -> Level {
     level::load(&level::default_path()).unwrap()
 }
 
-fn shipped_json() -> Value {
-    let text = std::fs::read_to_string(level::default_path()).unwrap();
-    serde_json::from_str(&text).unwrap()
+fn shipped_text() -> String {
+    std::fs::read_to_string(level::default_path()).unwrap()
 }
 
 /// A file of this test's own, holding `text`.
 fn file(name: &str, text: &str) -> PathBuf {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("level_{name}.tmj"));
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
     std::fs::write(&path, text).unwrap();
     path
 }
 
-/// The shipped map with one change, written to a file and loaded: the error, checked to name
-/// the file.
-fn broken(name: &str, change: impl FnOnce(&mut Value)) -> String {
-    let mut map = shipped_json();
-    change(&mut map);
-    let path = file(name, &serde_json::to_string(&map).unwrap());
-    let error: LevelError = level::load(&path).unwrap_err();
-    assert_eq!(error.path, path);
+/// `text` with `from`, which occurs in it exactly once, replaced by `to`.
+fn replaced(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(text.matches(from).count(), 1, "{from}");
+    text.replacen(from, to, 1)
+}
+
+/// The error of loading the file at `path`, checked to name it: the problem.
+fn problem_of(path: &PathBuf) -> String {
+    let error: LevelError = level::load(path).unwrap_err();
+    assert_eq!(&error.path, path);
     let message = error.to_string();
     let prefix = format!("level {}: ", path.display());
     assert!(message.starts_with(&prefix), "{message}");
     message[prefix.len()..].to_owned()
 }
 
-fn terrain(map: &mut Value) -> &mut Value {
-    &mut map["layers"][0]
+/// The shipped map with one change, written to a file and loaded: the problem.
+fn broken(name: &str, change: impl FnOnce(String) -> String) -> String {
+    let path = file(&format!("level_{name}.tmx"), &change(shipped_text()));
+    problem_of(&path)
 }
 
-/// The object with this name in the object layer.
-fn object<'a>(map: &'a mut Value, name: &str) -> &'a mut Value {
-    let objects = map["layers"][1]["objects"].as_array_mut().unwrap();
-    objects.iter_mut().find(|o| o["name"] == name).unwrap()
+/// The shipped map with one change in the terrain layer's tile ids (row by row from the top).
+fn with_ids(text: &str, change: impl FnOnce(&mut Vec<String>)) -> String {
+    let start = text.find("<data encoding=\"csv\">").unwrap() + "<data encoding=\"csv\">".len();
+    let end = text.find("</data>").unwrap();
+    let mut ids: Vec<String> = text[start..end]
+        .split(',')
+        .map(|id| id.trim().to_owned())
+        .collect();
+    assert_eq!(ids.len(), 206 * 53);
+    change(&mut ids);
+    let rows: Vec<String> = ids.chunks(206).map(|row| row.join(",")).collect();
+    format!("{}\n{}\n{}", &text[..start], rows.join(",\n"), &text[end..])
+}
+
+/// The shipped map's tileset as an external tileset file (`.tsx`), and the map without it.
+fn tileset_apart(text: &str) -> (String, String) {
+    let start = text.find(" <tileset firstgid=\"1\"").unwrap();
+    let end = text.find("</tileset>").unwrap() + "</tileset>\n".len();
+    let embedded = &text[start..end];
+    let tsx = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}",
+        embedded.replacen(
+            " <tileset firstgid=\"1\"",
+            "<tileset version=\"1.10\" tiledversion=\"1.11.2\"",
+            1
+        )
+    );
+    let map = format!("{}{}", &text[..start], &text[end..]);
+    (tsx, map)
 }
 
 #[test]
@@ -249,7 +277,7 @@ fn the_shipped_levels_hill_is_a_polyline_and_its_cup_concave() {
 
 #[test]
 fn a_missing_file_is_named_with_the_reason() {
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_level.tmj");
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_level.tmx");
     let error = level::load(&path).unwrap_err();
     assert_eq!(
         error.to_string(),
@@ -261,132 +289,320 @@ fn a_missing_file_is_named_with_the_reason() {
 }
 
 #[test]
-fn a_truncated_file_is_not_json_and_says_where_it_ends() {
-    let text = std::fs::read_to_string(level::default_path()).unwrap();
-    let path = file("truncated", &text[..text.len() / 2]);
-    let error = level::load(&path).unwrap_err();
-    assert!(
-        error
-            .problem
-            .starts_with("is not a Tiled JSON map: EOF while parsing"),
-        "{error}"
-    );
-    let empty = level::load(&file("empty", "")).unwrap_err();
+fn a_truncated_file_is_not_a_map_and_says_so() {
+    let text = shipped_text();
+    // Cut in the middle of the terrain layer's ids.
+    let problem = problem_of(&file("level_truncated.tmx", &text[..text.len() / 2]));
     assert_eq!(
-        empty.problem,
-        "is not a Tiled JSON map: EOF while parsing a value at line 1 column 0"
+        problem,
+        "is not a Tiled TMX map: end of file while reading element contents"
+    );
+    // Cut after the map's first object.
+    let cut = text.find("<object id=\"2\"").unwrap();
+    let problem = problem_of(&file("level_cut_in_objects.tmx", &text[..cut]));
+    assert_eq!(
+        problem,
+        "is not a Tiled TMX map: Document ended before we expected."
+    );
+    let empty = problem_of(&file("level_empty.tmx", ""));
+    assert_eq!(
+        empty,
+        "is not a Tiled TMX map: Document ended before root element <map> was found"
     );
 }
 
 #[test]
-fn a_file_missing_a_required_field_names_it() {
-    let problem = broken("no_tile_width", |map| {
-        map.as_object_mut().unwrap().remove("tilewidth");
+fn a_file_that_is_not_a_map_or_lacks_a_required_attribute_says_which() {
+    let problem = broken("no_tile_width", |text| {
+        replaced(
+            &text,
+            " tilewidth=\"16\" tileheight=\"16\" infinite",
+            " tileheight=\"16\" infinite",
+        )
     });
-    assert!(
-        problem.starts_with("is not a Tiled JSON map: missing field `tilewidth`"),
-        "{problem}"
+    assert_eq!(
+        problem,
+        "is not a Tiled TMX map: Missing attribute: tilewidth"
+    );
+    let problem = broken("wide", |text| {
+        replaced(
+            &text,
+            "<layer id=\"1\" name=\"terrain\" width=\"206\"",
+            "<layer id=\"1\" name=\"terrain\" width=\"wide\"",
+        )
+    });
+    assert_eq!(
+        problem,
+        "is not a Tiled TMX map: Error parsing attribute 'width'"
+    );
+    let (tsx, _) = tileset_apart(&shipped_text());
+    let problem = problem_of(&file("level_a_tileset.tmx", &tsx));
+    assert_eq!(
+        problem,
+        "is not a Tiled TMX map: Expected root element <map>, got <tileset>"
     );
 }
 
 #[test]
 fn an_unknown_tile_id_is_named_with_its_place() {
-    let problem = broken("unknown_tile", |map| {
-        terrain(map)["data"][206 + 2] = json!(9);
+    let problem = broken("unknown_tile", |text| {
+        with_ids(&text, |ids| ids[206 + 2] = "9".into())
     });
     assert_eq!(
         problem,
         "layer \"terrain\": unknown tile id 9 at column 2, row 1"
     );
+    // An id below the first tileset's would be no tile: the first tileset must start at 1.
+    let problem = broken("late_tileset", |text| {
+        replaced(&text, "<tileset firstgid=\"1\"", "<tileset firstgid=\"3\"")
+    });
+    assert_eq!(
+        problem,
+        "tileset \"terrain\" starts at id 3: the first tileset must start at 1"
+    );
 }
 
 #[test]
 fn a_flipped_tile_collides_like_the_tile() {
-    let mut map = shipped_json();
     // Row 1 from the top, column 1: the left wall's stone (4), flipped horizontally.
-    terrain(&mut map)["data"][206 + 1] = json!(0x8000_0004u32);
-    let path = file("flipped", &serde_json::to_string(&map).unwrap());
-    let level = level::load(&path).unwrap();
+    let text = with_ids(&shipped_text(), |ids| {
+        ids[206 + 1] = 0x8000_0004u32.to_string();
+    });
+    let level = level::load(&file("level_flipped.tmx", &text)).unwrap();
     assert_eq!(level.grid.get(UVec2::new(1, 51)), Tile::Solid);
 }
 
 #[test]
 fn a_layer_of_the_wrong_size_is_refused() {
-    let problem = broken("narrow_layer", |map| terrain(map)["width"] = json!(205));
+    let problem = broken("narrow_layer", |text| {
+        replaced(
+            &text,
+            "name=\"terrain\" width=\"206\"",
+            "name=\"terrain\" width=\"205\"",
+        )
+    });
     assert_eq!(
         problem,
         "layer \"terrain\" is 205 × 53 tiles, the map 206 × 53"
     );
-    let problem = broken("short_data", |map| {
-        terrain(map)["data"]
-            .as_array_mut()
-            .unwrap()
-            .truncate(206 * 52);
+    // Fewer ids than the layer's cells: `tiled` would index past its data.
+    let problem = broken("short_data", |text| {
+        with_ids(&text, |ids| ids.truncate(206 * 52))
     });
     assert_eq!(
         problem,
         "layer \"terrain\" has 10712 tiles, not 206 × 53 = 10918"
     );
-    let problem = broken("text_tile", |map| terrain(map)["data"][5] = json!("4"));
-    assert_eq!(problem, "layer \"terrain\": tile 5 is \"4\", not a tile id");
+    let problem = broken("long_data", |text| {
+        with_ids(&text, |ids| {
+            ids.extend(std::iter::repeat_n("0".into(), 206))
+        })
+    });
+    assert_eq!(
+        problem,
+        "layer \"terrain\" has 11124 tiles, not 206 × 53 = 10918"
+    );
+    let problem = broken("text_tile", |text| {
+        with_ids(&text, |ids| ids[5] = "4a".into())
+    });
+    assert_eq!(
+        problem,
+        "layer \"terrain\": tile 5 is \"4a\", not a tile id"
+    );
+    let problem = broken("negative_tile", |text| {
+        with_ids(&text, |ids| ids[7] = "-1".into())
+    });
+    assert_eq!(
+        problem,
+        "layer \"terrain\": tile 7 is \"-1\", not a tile id"
+    );
+}
+
+/// The terrain layer again, as a second tile layer called "decor" after it, its ids changed.
+fn with_decor(text: &str, change: impl FnOnce(&mut Vec<String>)) -> String {
+    let start = text.find(" <layer id=\"1\"").unwrap();
+    let end = text.find(" </layer>\n").unwrap() + " </layer>\n".len();
+    let decor = with_ids(&text[start..end], change).replacen(
+        "<layer id=\"1\" name=\"terrain\"",
+        "<layer id=\"3\" name=\"decor\"",
+        1,
+    );
+    format!("{}{decor}{}", &text[..end], &text[end..])
+}
+
+/// Each tile layer's ids are counted on their own: a second layer is checked like the first,
+/// and one that repeats the first changes nothing.
+#[test]
+fn a_second_tile_layer_is_checked_on_its_own() {
+    let problem = broken("short_decor", |text| {
+        with_decor(&text, |ids| ids.truncate(206 * 52))
+    });
+    assert_eq!(
+        problem,
+        "layer \"decor\" has 10712 tiles, not 206 × 53 = 10918"
+    );
+    let problem = broken("unknown_decor", |text| {
+        with_decor(&text, |ids| ids[3] = "6".into())
+    });
+    assert_eq!(
+        problem,
+        "layer \"decor\": unknown tile id 6 at column 3, row 0"
+    );
+    let twice = with_decor(&shipped_text(), |_| {});
+    let level = level::load(&file("level_decor.tmx", &twice)).unwrap();
+    let shipped = shipped();
+    for y in 0..53 {
+        for x in 0..206 {
+            let cell = UVec2::new(x, y);
+            assert_eq!(level.grid.get(cell), shipped.grid.get(cell), "{cell}");
+        }
+    }
+    assert_eq!(
+        level.art.len(),
+        2 * shipped.art.len(),
+        "each layer is drawn"
+    );
 }
 
 #[test]
 fn a_map_too_large_is_refused_before_anything_is_allocated() {
-    let problem = broken("huge", |map| {
-        map["width"] = json!(100_000);
-        map["height"] = json!(100_000);
+    let problem = broken("huge", |text| {
+        replaced(
+            &text,
+            "width=\"206\" height=\"53\" tilewidth",
+            "width=\"100000\" height=\"100000\" tilewidth",
+        )
     });
     assert_eq!(
         problem,
         "a map of 100000 × 100000 tiles is too large (at most 1048576 tiles)"
     );
+    // A tileset's tiles are allocated as it is read: its count is checked before.
+    let problem = broken("huge_tileset", |text| {
+        replaced(&text, "tilecount=\"5\"", "tilecount=\"4000000000\"")
+    });
+    assert_eq!(
+        problem,
+        "tileset \"terrain\" has 4000000000 tiles (at most 1048576)"
+    );
 }
 
 #[test]
 fn maps_the_game_cannot_read_say_how_to_save_them() {
-    let problem = broken("base64", |map| {
-        terrain(map)["encoding"] = json!("base64");
-        terrain(map)["data"] = json!("AAAA");
+    let csv = |text: &str| {
+        let start = text.find("<data encoding=\"csv\">").unwrap();
+        let end = text.find("</data>").unwrap();
+        (start, end)
+    };
+    let problem = broken("base64", |text| {
+        let (start, end) = csv(&text);
+        format!(
+            "{}<data encoding=\"base64\">AAAA{}",
+            &text[..start],
+            &text[end..]
+        )
     });
     assert_eq!(
         problem,
         "layer \"terrain\" is base64-encoded: save the map with the tile layer format CSV"
     );
-    let problem = broken("infinite", |map| map["infinite"] = json!(true));
+    let problem = broken("zlib", |text| {
+        let (start, end) = csv(&text);
+        format!(
+            "{}<data encoding=\"base64\" compression=\"zlib\">eJwBAAD//w=={}",
+            &text[..start],
+            &text[end..]
+        )
+    });
+    assert_eq!(
+        problem,
+        "layer \"terrain\" is base64-encoded and zlib-compressed: save the map with the tile \
+         layer format CSV"
+    );
+    let problem = broken("infinite", |text| {
+        replaced(&text, "infinite=\"0\"", "infinite=\"1\"")
+    });
     assert_eq!(
         problem,
         "it is an infinite map: make it fixed-size (Map Properties, Infinite off)"
     );
-    let problem = broken("isometric", |map| map["orientation"] = json!("isometric"));
+    let problem = broken("isometric", |text| {
+        replaced(
+            &text,
+            "orientation=\"orthogonal\"",
+            "orientation=\"isometric\"",
+        )
+    });
     assert_eq!(
         problem,
         "its orientation is isometric: only orthogonal maps are supported"
     );
-    let problem = broken("group", |map| {
-        let things = map["layers"].as_array_mut().unwrap().pop().unwrap();
-        map["layers"]
-            .as_array_mut()
-            .unwrap()
-            .push(json!({"type": "group", "name": "scenery", "layers": [things]}));
+    let problem = broken("group", |text| {
+        let text = replaced(
+            &text,
+            " <objectgroup id=\"2\" name=\"things\">",
+            " <group id=\"3\" name=\"scenery\">\n <objectgroup id=\"2\" name=\"things\">",
+        );
+        replaced(&text, " </objectgroup>\n", " </objectgroup>\n </group>\n")
     });
     assert_eq!(
         problem,
         "layer \"scenery\" is a group: move its layers out of it"
     );
-    let problem = broken("external_tileset", |map| {
-        map["tilesets"][0] = json!({"firstgid": 1, "source": "terrain.tsj"});
-    });
+}
+
+/// The tileset may be an external file (`.tsx`) beside the map: the level is the same. A
+/// missing one is named.
+#[test]
+fn an_external_tileset_is_read_and_a_missing_one_named() {
+    let (tsx, map) = tileset_apart(&shipped_text());
+    file("terrain_apart.tsx", &tsx);
+    let map = replaced(
+        &map,
+        " <layer id=\"1\"",
+        " <tileset firstgid=\"1\" source=\"terrain_apart.tsx\"/>\n <layer id=\"1\"",
+    );
+    let apart = level::load(&file("level_tileset_apart.tmx", &map)).unwrap();
+    let shipped = shipped();
+    assert_eq!(apart.grid.size(), shipped.grid.size());
+    for y in 0..53 {
+        for x in 0..206 {
+            let cell = UVec2::new(x, y);
+            assert_eq!(apart.grid.get(cell), shipped.grid.get(cell), "{cell}");
+        }
+    }
+    assert_eq!(apart.art, shipped.art);
+    let missing = replaced(&map, "terrain_apart.tsx", "no_such_tileset.tsx");
+    let problem = problem_of(&file("level_tileset_missing.tmx", &missing));
+    let tsx_path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no_such_tileset.tsx");
     assert_eq!(
         problem,
-        "tileset terrain.tsj is external: embed it in the map (Map, Embed Tilesets)"
+        format!(
+            "{}: cannot be read: No such file or directory (os error 2)",
+            tsx_path.display()
+        )
+    );
+    // The external file is checked like the map.
+    file(
+        "terrain_huge.tsx",
+        &replaced(&tsx, "tilecount=\"5\"", "tilecount=\"4000000000\""),
+    );
+    let huge = replaced(&map, "terrain_apart.tsx", "terrain_huge.tsx");
+    let problem = problem_of(&file("level_tileset_huge.tmx", &huge));
+    let tsx_path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("terrain_huge.tsx");
+    assert_eq!(
+        problem,
+        format!(
+            "{}: tileset \"terrain\" has 4000000000 tiles (at most 1048576)",
+            tsx_path.display()
+        )
     );
 }
 
 #[test]
 fn a_tile_with_an_unknown_collision_is_refused() {
-    let problem = broken("bad_collision", |map| {
-        map["tilesets"][0]["tiles"][4]["properties"][0]["value"] = json!("sticky");
+    let problem = broken("bad_collision", |text| {
+        replaced(&text, "value=\"oneway\"", "value=\"sticky\"")
     });
     assert_eq!(
         problem,
@@ -396,8 +612,8 @@ fn a_tile_with_an_unknown_collision_is_refused() {
 
 #[test]
 fn objects_the_game_cannot_place_are_named() {
-    let problem = broken("unknown_class", |map| {
-        object(map, "goal")["type"] = json!("trampoline");
+    let problem = broken("unknown_class", |text| {
+        replaced(&text, "type=\"goal\"", "type=\"trampoline\"")
     });
     assert_eq!(
         problem,
@@ -405,56 +621,90 @@ fn objects_the_game_cannot_place_are_named() {
          player, crate, handle_crate, block, coin, hazard, checkpoint, goal, sentry, platform, \
          waypoint"
     );
-    let problem = broken("no_destination", |map| {
-        object(map, "ferry")["properties"]
-            .as_array_mut()
-            .unwrap()
-            .pop();
+    let problem = broken("no_destination", |text| {
+        replaced(
+            &text,
+            "    <property name=\"to\" type=\"object\" value=\"15\"/>\n",
+            "",
+        )
     });
     assert_eq!(
         problem,
         "object 16 (\"ferry\", class \"platform\"): it needs a property to (an object: where it goes)"
     );
-    let problem = broken("rotated", |map| {
-        object(map, "spikes")["rotation"] = json!(45)
+    let problem = broken("rotated", |text| {
+        replaced(
+            &text,
+            "name=\"spikes\" type=\"hazard\"",
+            "name=\"spikes\" type=\"hazard\" rotation=\"45\"",
+        )
     });
     assert_eq!(
         problem,
         "object 14 (\"spikes\", class \"hazard\"): rotated objects are not supported"
     );
-    let problem = broken("flat_goal", |map| object(map, "goal")["height"] = json!(0));
+    let problem = broken("flat_goal", |text| {
+        replaced(
+            &text,
+            "width=\"20\" height=\"56\"",
+            "width=\"20\" height=\"0\"",
+        )
+    });
     assert_eq!(
         problem,
         "object 22 (\"goal\", class \"goal\"): its size [20, 0] is not positive"
     );
-    let problem = broken("crossed", |map| {
-        object(map, "slope up")["polygon"] = json!([{"x": 0, "y": 0}, {"x": 100, "y": -100}, {"x": 100, "y": 0}, {"x": 0, "y": -60}]);
+    let problem = broken("crossed", |text| {
+        replaced(
+            &text,
+            "points=\"0,0 200,0 200,-115.4701\"",
+            "points=\"0,0 100,-100 100,0 0,-60\"",
+        )
     });
     assert_eq!(
         problem,
         "object 10 (\"slope up\", class \"block\"): its polygon is not usable: edges 0 and 2 \
          of the outline cross or touch"
     );
-    let problem = broken("polyline_coin", |map| {
-        object(map, "goal")["polyline"] = json!([{"x": 0, "y": 0}, {"x": 10, "y": 0}]);
+    let problem = broken("polyline_goal", |text| {
+        replaced(
+            &text,
+            "height=\"56\"/>",
+            "height=\"56\">\n   <polyline points=\"0,0 10,0\"/>\n  </object>",
+        )
     });
     assert_eq!(
         problem,
         "object 22 (\"goal\", class \"goal\"): only a block can be a polyline"
     );
+    let problem = broken("ellipse_coin", |text| {
+        replaced(
+            &text,
+            "<object id=\"17\" type=\"coin\" x=\"2048\" y=\"584\">\n   <point/>",
+            "<object id=\"17\" type=\"coin\" x=\"2048\" y=\"584\" width=\"8\" height=\"8\">\n   <ellipse/>",
+        )
+    });
+    assert_eq!(
+        problem,
+        "object 17 (\"\", class \"coin\"): ellipses are not supported"
+    );
 }
 
 #[test]
 fn a_level_needs_exactly_one_player() {
-    let problem = broken("no_player", |map| {
-        object(map, "player")["type"] = json!("waypoint");
+    let problem = broken("no_player", |text| {
+        replaced(&text, "type=\"player\"", "type=\"waypoint\"")
     });
     assert_eq!(
         problem,
         "it has 0 objects of class \"player\": it needs exactly one"
     );
-    let problem = broken("two_players", |map| {
-        object(map, "ferry end")["type"] = json!("player");
+    let problem = broken("two_players", |text| {
+        replaced(
+            &text,
+            "name=\"ferry end\" type=\"waypoint\"",
+            "name=\"ferry end\" type=\"player\"",
+        )
     });
     assert_eq!(
         problem,

@@ -14,8 +14,8 @@ mod level_objects;
 #[path = "../../../examples/platformer/player.rs"]
 #[allow(dead_code)]
 mod player;
-#[path = "../../../examples/platformer/tmj.rs"]
-mod tmj;
+#[path = "../../../examples/platformer/tmx.rs"]
+mod tmx;
 
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;

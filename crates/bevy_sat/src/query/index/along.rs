@@ -44,18 +44,21 @@ impl Grid {
         }
         let levels = self.levels();
         let item = |id: u32| &levels[usize::from(id & COARSE != 0)].items[(id & !COARSE) as usize];
-        let mut walks = levels.map(|level| Strips::new(level, &start, direction, reach));
+        let mut walks = [
+            Strips::new(levels[0], &start, direction, reach),
+            Strips::new(levels[1], &start, direction, reach),
+        ];
         let mut queue = Queue::default();
         loop {
-            let next = |k: usize| walks[k].as_ref().map_or(f32::INFINITY, |w| w.next);
-            let k = usize::from(next(1) < next(0));
-            let t = next(k);
+            let k = usize::from(walks[1].next < walks[0].next);
+            let t = walks[k].next;
             done = queue.flush(t, done, |id| visit(item(id)));
             // Done once nothing is left, or the caller has what it wants nearer than any body
             // not waiting yet.
-            let Some(walk) = walks[k].as_mut().filter(|_| t < f32::INFINITY && t <= done) else {
+            if !(t < f32::INFINITY && t <= done) {
                 break;
-            };
+            }
+            let walk = &mut walks[k];
             let (level, tag) = (walk.level(), if k == 0 { 0 } else { COARSE });
             let strip = walk.advance();
             let mut within = reach.min(done);

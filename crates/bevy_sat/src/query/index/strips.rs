@@ -44,28 +44,46 @@ pub(super) struct Strips<'a> {
 
 impl<'a> Strips<'a> {
     /// The walk of `level` for the box `start` moving along `direction` (unit) from 0 to
-    /// `reach`; `None` if the path never comes near enough the level for a body of it to be
-    /// met.
-    pub fn new(level: &'a Level, start: &Aabb, direction: Vec2, reach: f32) -> Option<Self> {
+    /// `reach`: one with no strip if the path never comes near enough the level for a body of
+    /// it to be met.
+    #[inline]
+    pub fn new(level: &'a Level, start: &Aabb, direction: Vec2, reach: f32) -> Self {
+        let mut walk = Self {
+            level,
+            low: Vec2::ZERO,
+            high: Vec2::ZERO,
+            direction,
+            inv: direction.recip(),
+            end: reach,
+            next: f32::INFINITY,
+            crossing: [f32::INFINITY; 2],
+            lead: [0; 2],
+            first: [(0, 0); 2],
+            started: false,
+        };
+        walk.enter(start);
+        walk
+    }
+
+    /// Sets where the walk starts and ends, and the moving box; leaves it with no strip if
+    /// the path never comes near enough the level.
+    fn enter(&mut self, start: &Aabb) {
+        let (level, direction, reach) = (self.level, self.direction, self.end);
         if level.is_empty() {
-            return None;
+            return;
         }
         // Where the moving box is near enough the grid for a body of it to meet it: the slab
         // test of its centre against the grid grown by its half size and the margin.
         let half = start.size() * 0.5;
         let centre = (start.min + start.max) * 0.5;
-        let far = level.origin + Vec2::new(level.cols as f32, level.rows as f32) * level.cell;
-        let (low, high) = (
-            level.origin - half - level.margin,
-            far + half + level.margin,
-        );
-        let inv = direction.recip();
+        let (low, high) = (level.near_low - half, level.near_high + half);
+        let inv = self.inv;
         let (mut t0, mut t1) = (0.0f32, reach);
         for axis in 0..2 {
             let (o, d, lo, hi) = (centre[axis], direction[axis], low[axis], high[axis]);
             if d == 0.0 {
                 if o < lo || o > hi {
-                    return None;
+                    return;
                 }
             } else {
                 // By the inverse: the round-off of a product against a quotient is far within
@@ -77,26 +95,17 @@ impl<'a> Strips<'a> {
             }
         }
         if t0.is_nan() || t1.is_nan() || t0 > t1 {
-            return None;
+            return;
         }
         // The box is grown by a little more than the round-off of a point computed on the
         // path, so that a body touched at a crossing is in the cells taken by then.
         let scale = centre.abs().max_element() + half.max_element() + t1.abs();
         let slack = scale * 4.0 * f32::EPSILON + level.cell * 1.0e-4;
         let grow = level.margin + Vec2::splat(slack);
-        Some(Self {
-            level,
-            low: start.min - grow,
-            high: start.max + grow,
-            direction,
-            inv,
-            end: t1,
-            next: t0,
-            crossing: [f32::INFINITY; 2],
-            lead: [0; 2],
-            first: [(0, 0); 2],
-            started: false,
-        })
+        self.low = start.min - grow;
+        self.high = start.max + grow;
+        self.end = t1;
+        self.next = t0;
     }
 
     /// The level walked.

@@ -98,7 +98,7 @@ fn meets(start: &Aabb, d: DVec2, reach: f64, still: &Aabb) -> Option<f64> {
 /// A random path: a point or a box, any direction or one along an axis, any reach to 300.
 fn path(rng: &mut Rng) -> (Aabb, Vec2, f32) {
     let at = Vec2::new(rng.range(-260.0, 260.0), rng.range(-260.0, 260.0));
-    let half = if rng.next() % 2 == 0 {
+    let half = if rng.next().is_multiple_of(2) {
         Vec2::ZERO
     } else {
         Vec2::new(rng.range(0.5, 20.0), rng.range(0.5, 20.0))

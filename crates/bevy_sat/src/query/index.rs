@@ -10,8 +10,10 @@
 //! units wide) to a short list that every query tests directly.
 //!
 //! Since a body's box reaches from its centre along each axis at most half the largest extent
-//! of a box of its level along that axis, a walk ([`walk`]) visits the cells within that margin
-//! of what it covers, each cell once, and so each body once.
+//! of a box of its level along that axis, a walk ([`walk`], [`along`]) visits the cells within
+//! that margin of what it covers, each cell once, and so each body once. A walk along a path
+//! ([`strips`]) takes the cells in the order the path reaches them, and hands the bodies over
+//! nearest first.
 
 use bevy::prelude::*;
 use sat_core::Aabb;
@@ -21,7 +23,11 @@ use crate::components::CollisionLayers;
 use crate::step::body::Body;
 use crate::step::broad::BroadInput;
 
+mod along;
 mod level;
+mod strips;
+#[cfg(test)]
+mod tests;
 mod walk;
 
 use level::Level;
@@ -101,10 +107,6 @@ impl Range {
     /// Whether it holds no cell.
     pub fn is_empty(&self) -> bool {
         self.x0 > self.x1 || self.y0 > self.y1
-    }
-
-    fn contains(&self, x: u32, y: u32) -> bool {
-        self.x0 <= x && x <= self.x1 && self.y0 <= y && y <= self.y1
     }
 }
 

@@ -18,16 +18,19 @@ pub(crate) struct Level {
     pub origin: Vec2,
     /// The side of a cell, and its inverse.
     pub cell: f32,
-    inv_cell: f32,
+    pub inv_cell: f32,
     pub cols: u32,
     pub rows: u32,
     /// How far a box may reach from its centre along each axis: half the largest extent of a
     /// box along it, and the round-off of its centre.
     pub margin: Vec2,
+    /// Where a box must reach for an item's box to meet it: the grid grown by the margin.
+    pub near_low: Vec2,
+    pub near_high: Vec2,
     /// Per cell (row by row), where its items start in `items`; one more at the end.
     starts: Vec<u32>,
     /// The items, cell by cell.
-    items: Vec<Item>,
+    pub items: Vec<Item>,
     /// Scratch: the items to place, in the bodies' order, and the cell of each.
     pub placed: Vec<Item>,
     at: Vec<u32>,
@@ -94,6 +97,9 @@ impl Level {
         // centre computed in `f32` at these coordinates.
         let reach = self.low.abs().max(self.high.abs()).max_element();
         self.margin = self.largest * 0.51 + Vec2::splat(reach * 4.0 * f32::EPSILON);
+        let far = self.origin + Vec2::new(self.cols as f32, self.rows as f32) * self.cell;
+        self.near_low = self.origin - self.margin;
+        self.near_high = far + self.margin;
         let cells = self.cols as usize * self.rows as usize;
         self.starts.resize(cells + 1, 0);
         let cols = self.cols as usize;
@@ -130,10 +136,14 @@ impl Level {
         self.cols == 0 || self.rows == 0
     }
 
-    /// The items of cell `(x, y)`.
-    pub fn cell_items(&self, x: u32, y: u32) -> &[Item] {
-        let c = y as usize * self.cols as usize + x as usize;
-        &self.items[self.starts[c] as usize..self.starts[c + 1] as usize]
+    /// The items of the cells `x0..=x1` of row `y`, one slice since a row's cells are stored
+    /// one after the other, and the index in [`Level::items`] of the first.
+    #[inline]
+    pub fn row_items(&self, y: u32, x0: u32, x1: u32) -> (usize, &[Item]) {
+        let row = y as usize * self.cols as usize;
+        let from = self.starts[row + x0 as usize] as usize;
+        let to = self.starts[row + x1 as usize + 1] as usize;
+        (from, &self.items[from..to])
     }
 
     /// The cell of a point, clamped to the grid.
@@ -147,13 +157,12 @@ impl Level {
     /// The cells whose items' boxes may overlap `aabb`: those whose centres lie within the
     /// margin of it, clamped to the grid (empty if the level is, or if the box misses the grid
     /// by more than a margin).
+    #[inline]
     pub fn range(&self, aabb: &Aabb) -> Range {
         if self.is_empty() {
             return Range::EMPTY;
         }
-        let low = self.origin - self.margin;
-        let high = self.origin + Vec2::new(self.cols as f32, self.rows as f32) * self.cell;
-        let high = high + self.margin;
+        let (low, high) = (self.near_low, self.near_high);
         if aabb.max.x < low.x || aabb.max.y < low.y || aabb.min.x > high.x || aabb.min.y > high.y {
             return Range::EMPTY;
         }
@@ -167,7 +176,7 @@ impl Level {
 /// side `1 / inv_cell`, clamped to `0..count`. (Clamped at 0 first, so that the conversion,
 /// which rounds towards zero, rounds down; a far-off or infinite coordinate clamps.)
 #[inline]
-fn coordinate(v: f32, origin: f32, inv_cell: f32, count: u32) -> u32 {
+pub(super) fn coordinate(v: f32, origin: f32, inv_cell: f32, count: u32) -> u32 {
     let c = ((v - origin) * inv_cell).max(0.0);
     (c as u32).min(count.saturating_sub(1))
 }

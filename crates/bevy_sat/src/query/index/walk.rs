@@ -1,8 +1,9 @@
-//! The walks over the [`Grid`]: the bodies in a box, along a moving box's path, and around a
-//! point, each visited once, nearest cells first where the walk has a direction.
+//! The walks over the [`Grid`] in a box and around a point, each body visited once (the walk
+//! along a path is in `along`).
 //!
 //! Each walk takes the large bodies, then the fine level, then the coarse one: the fine level
-//! usually finds the nearest hit, which then cuts the coarse level's walk short.
+//! usually finds the nearest body, which then cuts the coarse level's walk around a point
+//! short.
 
 use bevy::prelude::*;
 use sat_core::Aabb;
@@ -12,7 +13,7 @@ use super::{Grid, Item, Range};
 
 impl Grid {
     /// The levels, in the order the walks take them.
-    fn levels(&self) -> [&Level; 2] {
+    pub(super) fn levels(&self) -> [&Level; 2] {
         [&self.fine, &self.coarse]
     }
 
@@ -26,30 +27,16 @@ impl Grid {
         }
         for level in self.levels() {
             let range = level.range(aabb);
-            if !level.each_new_in(&range, &Range::EMPTY, &mut visit) {
-                return;
+            if range.is_empty() {
+                continue;
             }
-        }
-    }
-
-    /// Walks the bodies a box `start` may meet as it moves along `direction` (unit) from 0 to
-    /// `reach`, nearest first in each level: the large list, then each level in segments half
-    /// a cell long. `visit` is called once per body and returns the distance within which the
-    /// caller has found all it wants (`f32::INFINITY` for none yet); the walk stops once it has
-    /// visited every body that could be hit within that distance.
-    pub fn each_along(
-        &self,
-        start: Aabb,
-        direction: Vec2,
-        reach: f32,
-        mut visit: impl FnMut(&Item) -> f32,
-    ) {
-        let mut done = f32::INFINITY;
-        for item in &self.large {
-            done = visit(item);
-        }
-        for level in self.levels() {
-            level.each_along(start, direction, reach, &mut done, &mut visit);
+            for y in range.y0..=range.y1 {
+                for item in level.row_items(y, range.x0, range.x1).1 {
+                    if !visit(item) {
+                        return;
+                    }
+                }
+            }
         }
     }
 
@@ -80,92 +67,26 @@ impl Level {
         if range.is_empty() {
             return true;
         }
+        let mut each =
+            |y: u32, x0: u32, x1: u32| self.row_items(y, x0, x1).1.iter().all(&mut *visit);
         for y in range.y0..=range.y1 {
-            for x in range.x0..=range.x1 {
-                if before.contains(x, y) {
-                    continue;
-                }
-                for item in self.cell_items(x, y) {
-                    if !visit(item) {
-                        return false;
-                    }
-                }
+            // A row's cells outside `before`: all of them, or those on either side of it.
+            let going = if before.is_empty()
+                || y < before.y0
+                || y > before.y1
+                || before.x1 < range.x0
+                || before.x0 > range.x1
+            {
+                each(y, range.x0, range.x1)
+            } else {
+                (before.x0 <= range.x0 || each(y, range.x0, before.x0 - 1))
+                    && (before.x1 >= range.x1 || each(y, before.x1 + 1, range.x1))
+            };
+            if !going {
+                return false;
             }
         }
         true
-    }
-
-    /// [`Grid::each_along`] in this level, from the distance `done` within which the caller
-    /// has all it wants so far, kept up to date.
-    fn each_along(
-        &self,
-        start: Aabb,
-        direction: Vec2,
-        reach: f32,
-        done: &mut f32,
-        visit: &mut impl FnMut(&Item) -> f32,
-    ) {
-        if self.is_empty() {
-            return;
-        }
-        // Where the moving box is near enough the grid for a body of it to meet it: the slab
-        // test of its centre against the grid grown by its half size and the margin.
-        let half = start.size() * 0.5;
-        let centre = (start.min + start.max) * 0.5;
-        let far = self.origin + Vec2::new(self.cols as f32, self.rows as f32) * self.cell;
-        let (low, high) = (self.origin - half - self.margin, far + half + self.margin);
-        let (mut t0, mut t1) = (0.0f32, reach);
-        for axis in 0..2 {
-            let (o, d, lo, hi) = (centre[axis], direction[axis], low[axis], high[axis]);
-            if d == 0.0 {
-                if o < lo || o > hi {
-                    return;
-                }
-            } else {
-                let (a, b) = ((lo - o) / d, (hi - o) / d);
-                t0 = t0.max(a.min(b));
-                t1 = t1.min(a.max(b));
-            }
-        }
-        if t0.is_nan() || t1.is_nan() || t0 > t1 || *done < t0 {
-            return;
-        }
-        // Each segment's box is grown by a little more than the round-off of a point computed
-        // on the path, so that a body touched at a segment's end is in that segment's cells.
-        // The cells of successive segments only ever move one way along each axis, so a cell
-        // met again was in the previous segment's cells (`before`): each is visited once.
-        let scale = centre.abs().max_element() + half.max_element() + t1.abs();
-        let slack = scale * 4.0 * f32::EPSILON + self.cell * 1.0e-4;
-        let step = self.cell * 0.5;
-        let mut before = Range::EMPTY;
-        let mut from = t0;
-        loop {
-            // No further than where the caller has all it wants: a body met beyond it is not
-            // needed (`done` is above `from` here, else the walk would have stopped).
-            let to = (from + step).min(t1).min(*done);
-            let a = Aabb {
-                min: start.min + direction * from,
-                max: start.max + direction * from,
-            };
-            let b = Aabb {
-                min: start.min + direction * to,
-                max: start.max + direction * to,
-            };
-            let range = self.range(&a.union(&b).grown(slack));
-            self.each_new_in(&range, &before, &mut |item| {
-                *done = visit(item);
-                true
-            });
-            if !range.is_empty() {
-                before = range;
-            }
-            // Done when all that was wanted lies within this segment; or at the path's end (or
-            // where the step no longer advances, at coordinates too large for it).
-            if *done <= to || to >= t1 || to <= from {
-                return;
-            }
-            from = to;
-        }
     }
 
     /// [`Grid::each_around`] in this level, from the distance `done` within which the caller

@@ -1,0 +1,231 @@
+//! [`Grid::each_along`]: the bodies that a box moving along a straight path may meet, handed
+//! to the caller nearest first.
+//!
+//! The walks of both levels ([`Strips`]) advance together, the one whose next strip is nearer
+//! first. A body of a strip whose box the moving box meets within the distance wanted waits in
+//! a [`Queue`], by a lower bound of the distance at which their boxes meet ([`Path::enter`]).
+//! Before a walk takes a strip at distance `t`, the bodies waiting within `t` are handed over,
+//! nearest first: no body not handed over yet can be met sooner than they are, so the caller's
+//! exact tests find the nearest hit early and the bodies beyond it are never tested.
+
+use bevy::math::Vec4Swizzles;
+use bevy::prelude::*;
+use sat_core::Aabb;
+
+use super::strips::Strips;
+use super::{Grid, Item};
+
+/// Bodies waiting at most; a body beyond is handed over early, the nearest waiting first.
+const QUEUE: usize = 16;
+
+/// [`Grid::each_along`]'s `Queue` ids: the level is in this bit, the item's index in the
+/// others.
+const COARSE: u32 = 1 << 31;
+
+impl Grid {
+    /// Walks the bodies a box `start` may meet as it moves along `direction` (unit) from 0 to
+    /// `reach`: the large list, then the levels, nearest first. `visit` is called at most once
+    /// per body and returns the distance within which the caller has found all it wants
+    /// (`f32::INFINITY` for none yet, and never more than it returned before); a body whose
+    /// box the moving box cannot meet within that distance is not visited.
+    pub fn each_along(
+        &self,
+        start: Aabb,
+        direction: Vec2,
+        reach: f32,
+        mut visit: impl FnMut(&Item) -> f32,
+    ) {
+        let path = Path::new(start, direction);
+        let mut done = f32::INFINITY;
+        for item in &self.large {
+            if path.enter(&item.aabb) <= reach.min(done) {
+                done = visit(item);
+            }
+        }
+        let levels = self.levels();
+        let item = |id: u32| &levels[usize::from(id & COARSE != 0)].items[(id & !COARSE) as usize];
+        let mut walks = [
+            Strips::new(levels[0], &start, direction, reach),
+            Strips::new(levels[1], &start, direction, reach),
+        ];
+        let mut queue = Queue::default();
+        loop {
+            let k = usize::from(walks[1].next < walks[0].next);
+            let t = walks[k].next;
+            done = queue.flush(t, done, |id| visit(item(id)));
+            // Done once nothing is left, or the caller has what it wants nearer than any body
+            // not waiting yet.
+            if !(t < f32::INFINITY && t <= done) {
+                break;
+            }
+            let walk = &mut walks[k];
+            let (level, tag) = (walk.level(), if k == 0 { 0 } else { COARSE });
+            let strip = walk.advance();
+            let mut within = reach.min(done);
+            for y in strip.y0..=strip.y1 {
+                let (from, items) = level.row_items(y, strip.x0, strip.x1);
+                for (i, candidate) in items.iter().enumerate() {
+                    let enter = path.enter(&candidate.aabb);
+                    if enter <= within
+                        && let Some((key, id)) = queue.push(enter, tag | (from + i) as u32)
+                        && key <= done
+                    {
+                        done = visit(item(id));
+                        within = reach.min(done);
+                    }
+                }
+            }
+        }
+        queue.flush(f32::INFINITY, done, |id| visit(item(id)));
+    }
+}
+
+/// The moving box of a walk along a path, for a quick test of a body's box.
+struct Path {
+    /// The sides of the moving box that a still box's `(min.x, min.y, max.x, max.y)` are
+    /// measured from: its far sides, then its near sides.
+    from: Vec4,
+    /// `1 / direction`, twice.
+    inv: Vec4,
+    direction: Vec2,
+    /// The direction is along an axis, or so nearly that its inverse may overflow: the boxes
+    /// are then tested by divisions, as the queries test them.
+    exact: bool,
+}
+
+/// The relative round-off allowed for by [`Path::enter`]: far more than that of a product by
+/// an inverse against a quotient (three units in the last place).
+const PATH_ROUND_OFF: f32 = 1.0e-6;
+
+impl Path {
+    fn new(start: Aabb, direction: Vec2) -> Self {
+        let exact = !(direction.abs().cmpge(Vec2::splat(1.0e-20)).all());
+        let inv = direction.recip();
+        Self {
+            from: Vec4::new(start.max.x, start.max.y, start.min.x, start.min.y),
+            inv: Vec4::new(inv.x, inv.y, inv.x, inv.y),
+            direction,
+            exact,
+        }
+    }
+
+    /// A lower bound of the distance at which the moving box first meets `aabb` (0 if they
+    /// overlap at the start), `f32::INFINITY` if they never meet. Never above what the
+    /// queries' own test of the boxes (by divisions) finds, nor infinite where that test finds
+    /// a meeting.
+    #[inline]
+    fn enter(&self, aabb: &Aabb) -> f32 {
+        // `(lo.x, lo.y, hi.x, hi.y)`: the still box's sides from the moving box's far and near
+        // sides, the same differences as the queries' test.
+        let offsets = Vec4::new(aabb.min.x, aabb.min.y, aabb.max.x, aabb.max.y) - self.from;
+        if self.exact {
+            return exact_enter(offsets.xy(), offsets.zw(), self.direction);
+        }
+        // The distances at which each side is reached, then along each axis the nearer (where
+        // the boxes start to overlap along it) and the farther (where they stop), and of those
+        // the farthest start and the nearest stop, all in vector lanes. No NaN: the inverse is
+        // finite here, and so is every product.
+        let at = offsets * self.inv;
+        let swapped = at.zwxy();
+        let (near, far) = (at.min(swapped), at.max(swapped));
+        let start = near.max(near.yxwz()).x;
+        let stop = far.min(far.yxwz()).x;
+        let start = if start > 0.0 { start } else { 0.0 };
+        let enter = start * (1.0 - PATH_ROUND_OFF);
+        // `stop` has the sign of the quotient's: negative, it stays below `enter`.
+        if enter <= stop * (1.0 + PATH_ROUND_OFF) {
+            enter
+        } else {
+            f32::INFINITY
+        }
+    }
+}
+
+/// [`Path::enter`] by divisions, as the queries compute it: the interval of distances at which
+/// the boxes overlap along each axis (`lo` and `hi`: the offsets of the still box's sides from
+/// the moving box's far and near sides).
+#[cold]
+fn exact_enter(lo: Vec2, hi: Vec2, direction: Vec2) -> f32 {
+    let (mut enter, mut exit) = (0.0f32, f32::INFINITY);
+    for axis in 0..2 {
+        let d = direction[axis];
+        if d == 0.0 {
+            if lo[axis] > 0.0 || hi[axis] < 0.0 {
+                return f32::INFINITY;
+            }
+        } else {
+            let (a, b) = (lo[axis] / d, hi[axis] / d);
+            enter = enter.max(a.min(b));
+            exit = exit.min(a.max(b));
+        }
+    }
+    if enter <= exit { enter } else { f32::INFINITY }
+}
+
+/// Bodies waiting to be handed over, by the distance at which they may first be met: at most
+/// [`QUEUE`], in a fixed array (a query allocates nothing).
+struct Queue {
+    /// `keys[head..len]`, ascending, and the ids of their bodies.
+    keys: [f32; QUEUE],
+    ids: [u32; QUEUE],
+    head: usize,
+    len: usize,
+}
+
+impl Default for Queue {
+    fn default() -> Self {
+        Self {
+            keys: [0.0; QUEUE],
+            ids: [0; QUEUE],
+            head: 0,
+            len: 0,
+        }
+    }
+}
+
+impl Queue {
+    /// Adds body `id` at distance `key`. When the queue is full, the nearest body waiting
+    /// leaves it to make room, and is returned to be handed over at once.
+    #[inline]
+    fn push(&mut self, key: f32, id: u32) -> Option<(f32, u32)> {
+        let mut out = None;
+        if self.len == QUEUE {
+            if self.head == 0 {
+                out = Some((self.keys[0], self.ids[0]));
+                self.head = 1;
+            }
+            self.keys.copy_within(self.head..self.len, 0);
+            self.ids.copy_within(self.head..self.len, 0);
+            self.len -= self.head;
+            self.head = 0;
+        }
+        // Bodies mostly come in order along the path: the place is found from the end.
+        let mut at = self.len;
+        while at > self.head && self.keys[at - 1] > key {
+            self.keys[at] = self.keys[at - 1];
+            self.ids[at] = self.ids[at - 1];
+            at -= 1;
+        }
+        self.keys[at] = key;
+        self.ids[at] = id;
+        self.len += 1;
+        out
+    }
+
+    /// Hands the bodies waiting within `t` to `visit`, nearest first, as long as they are
+    /// within the distance `done` it returns (starting from the one given); returns the last.
+    /// The bodies beyond `done` are dropped: `done` never grows.
+    #[inline]
+    fn flush(&mut self, t: f32, mut done: f32, mut visit: impl FnMut(u32) -> f32) -> f32 {
+        while self.head < self.len && self.keys[self.head] <= t {
+            let (key, id) = (self.keys[self.head], self.ids[self.head]);
+            self.head += 1;
+            if key > done {
+                self.head = self.len;
+                break;
+            }
+            done = visit(id);
+        }
+        done
+    }
+}

@@ -1,0 +1,174 @@
+//! The walks over the grid against a brute-force reference in `f64` over random boxes of every
+//! size (fine cells, coarse cells, the list of large bodies).
+
+use bevy::math::DVec2;
+use bevy::prelude::*;
+use sat_core::Aabb;
+
+use super::{Grid, Item, LARGE_CELLS};
+use crate::components::CollisionLayers;
+
+/// A small xorshift generator: the same boxes on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn range(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
+    }
+}
+
+/// 500 small boxes (sides 1–6), 60 medium (10–60) and 3 walls 2,000 long over a square 400
+/// wide, placed as `Grid::build` places them: the boxes and the grid.
+fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
+    let mut rng = Rng(seed);
+    let mut sizes = Vec::new();
+    sizes.extend((0..500).map(|_| (1.0, 6.0)));
+    sizes.extend((0..60).map(|_| (10.0, 60.0)));
+    let mut boxes: Vec<Aabb> = sizes
+        .iter()
+        .map(|&(lo, hi)| {
+            let centre = Vec2::new(rng.range(-200.0, 200.0), rng.range(-200.0, 200.0));
+            let half = Vec2::new(rng.range(lo, hi), rng.range(lo, hi)) * 0.5;
+            Aabb {
+                min: centre - half,
+                max: centre + half,
+            }
+        })
+        .collect();
+    for y in [-150.0, 0.0, 170.0] {
+        boxes.push(Aabb {
+            min: Vec2::new(-1000.0, y),
+            max: Vec2::new(1000.0, y + 8.0),
+        });
+    }
+    let mut grid = Grid::default();
+    let mut sorted: Vec<f32> = boxes.iter().map(|b| b.size().max_element()).collect();
+    sorted.sort_by(f32::total_cmp);
+    let cell = sorted[sorted.len() / 2] * 2.0;
+    let mut coarse_cell = 0.0f32;
+    for (i, aabb) in boxes.iter().enumerate() {
+        let item = Item {
+            aabb: *aabb,
+            key: i as u32,
+            memberships: CollisionLayers::ALL,
+        };
+        let size = aabb.size().max_element();
+        if size <= cell {
+            grid.fine.push(item);
+        } else if size <= LARGE_CELLS * cell {
+            coarse_cell = coarse_cell.max(size);
+            grid.coarse.push(item);
+        } else {
+            grid.large.push(item);
+        }
+    }
+    grid.fine.fill(cell);
+    grid.coarse.fill(coarse_cell);
+    assert!(!grid.large.is_empty() && !grid.coarse.is_empty() && !grid.fine.is_empty());
+    (boxes, grid)
+}
+
+/// The distance along `d` (unit) at which box `start` moved that far first overlaps or touches
+/// `still`, if it does within `reach`: the slab test in `f64`.
+fn meets(start: &Aabb, d: DVec2, reach: f64, still: &Aabb) -> Option<f64> {
+    let (mut enter, mut exit) = (0.0f64, reach);
+    for axis in 0..2 {
+        let lo = f64::from(still.min[axis]) - f64::from(start.max[axis]);
+        let hi = f64::from(still.max[axis]) - f64::from(start.min[axis]);
+        if d[axis] == 0.0 {
+            if lo > 0.0 || hi < 0.0 {
+                return None;
+            }
+        } else {
+            let (a, b) = (lo / d[axis], hi / d[axis]);
+            enter = enter.max(a.min(b));
+            exit = exit.min(a.max(b));
+        }
+    }
+    (enter <= exit).then_some(enter)
+}
+
+/// A random path: a point or a box, any direction or one along an axis, any reach to 300.
+fn path(rng: &mut Rng) -> (Aabb, Vec2, f32) {
+    let at = Vec2::new(rng.range(-260.0, 260.0), rng.range(-260.0, 260.0));
+    let half = if rng.next().is_multiple_of(2) {
+        Vec2::ZERO
+    } else {
+        Vec2::new(rng.range(0.5, 20.0), rng.range(0.5, 20.0))
+    };
+    let direction = match rng.next() % 6 {
+        0 => Vec2::X,
+        1 => Vec2::NEG_Y,
+        _ => Vec2::from_angle(rng.range(0.0, std::f32::consts::TAU)),
+    };
+    let start = Aabb {
+        min: at - half,
+        max: at + half,
+    };
+    (start, direction, rng.range(0.0, 300.0))
+}
+
+#[test]
+fn a_walk_along_a_path_visits_every_box_it_meets_once() {
+    for seed in 1..4 {
+        let (boxes, grid) = boxes(seed);
+        let mut rng = Rng(seed * 77);
+        for _ in 0..500 {
+            let (start, direction, reach) = path(&mut rng);
+            let mut seen = vec![0u32; boxes.len()];
+            grid.each_along(start, direction, reach, |item| {
+                seen[item.body()] += 1;
+                f32::INFINITY
+            });
+            for (i, aabb) in boxes.iter().enumerate() {
+                let met = meets(&start, direction.as_dvec2(), f64::from(reach), aabb);
+                assert!(seen[i] <= 1, "box {i} visited {} times", seen[i]);
+                assert!(
+                    met.is_none() || seen[i] == 1,
+                    "box {i} {aabb:?} met at {met:?} by {start:?} along {direction} within {reach}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it() {
+    let (boxes, grid) = boxes(9);
+    let mut rng = Rng(4242);
+    let (mut visited, mut met) = (0, 0);
+    for _ in 0..2000 {
+        let (start, direction, reach) = path(&mut rng);
+        let d = direction.as_dvec2();
+        let nearest = boxes
+            .iter()
+            .filter_map(|b| meets(&start, d, f64::from(reach), b))
+            .fold(f64::INFINITY, f64::min);
+        met += boxes
+            .iter()
+            .filter(|b| meets(&start, d, f64::from(reach), b).is_some())
+            .count();
+        // The caller wants the nearest box: what it has found so far bounds the walk.
+        let mut best = f64::INFINITY;
+        grid.each_along(start, direction, reach, |item| {
+            visited += 1;
+            if let Some(enter) = meets(&start, d, f64::from(reach), &item.aabb) {
+                best = best.min(enter);
+            }
+            best as f32
+        });
+        assert_eq!(best, nearest, "{start:?} along {direction} within {reach}");
+    }
+    // Nearest first: most boxes the paths meet lie beyond the nearest and are never visited.
+    assert!(
+        visited * 3 < met,
+        "{visited} boxes visited for {met} met by the paths"
+    );
+}

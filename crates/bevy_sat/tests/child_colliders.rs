@@ -406,3 +406,108 @@ fn unlinking_a_child_or_giving_it_a_kind_makes_it_its_own_body() {
     assert!(position(&app, hat).y < 40.0 - 1.0);
     assert!((position(&app, player).y - 10.0).abs() < 1e-3);
 }
+
+/// A body at the origin with a solid child box at x = 20 and a sensor child box at x = 40
+/// (all 10 × 10), walls 20 wide centred at x = ±100 (faces at ±90). Returns the body, the
+/// solid part, the sensor part and the walls (left, right).
+fn body_with_parts_between_walls(app: &mut App, weak_body: bool) -> [Entity; 5] {
+    let left = mighty(app, ConvexCollider::rectangle(20.0, 40.0), -100.0, 0.0);
+    let right = mighty(app, ConvexCollider::rectangle(20.0, 40.0), 100.0, 0.0);
+    let square = ConvexCollider::rectangle(10.0, 10.0);
+    let body = if weak_body {
+        weak(app, square.clone(), 0.0, 0.0)
+    } else {
+        mighty(app, square.clone(), 0.0, 0.0)
+    };
+    let solid = child(app, body, square.clone(), Vec2::new(20.0, 0.0));
+    let sensor = sensor_child(app, body, square, Vec2::new(40.0, 0.0));
+    [body, solid, sensor, left, right]
+}
+
+fn ray_hits(app: &App, caster: Entity) -> Vec<(Entity, f32)> {
+    let hits = app.world().get::<RayHits>(caster).expect("a ray caster");
+    hits.iter().map(|h| (h.entity, h.distance)).collect()
+}
+
+fn shape_hits(app: &App, caster: Entity) -> Vec<(Entity, f32)> {
+    let hits = app.world().get::<ShapeHits>(caster).expect("a shape caster");
+    hits.iter().map(|h| (h.entity, h.distance)).collect()
+}
+
+/// A ray cast to the right from the centre of a body (Weak, whose solid part is folded into
+/// it, and Mighty, whose parts are colliders of their own) passes its solid and sensor parts
+/// and hits the wall 90 away; not ignoring itself, it hits its own body first.
+#[test]
+fn a_ray_caster_on_a_body_ignores_the_bodys_parts() {
+    for weak_body in [true, false] {
+        let mut app = app();
+        let [body, _, sensor, _, right] = body_with_parts_between_walls(&mut app, weak_body);
+        app.world_mut().entity_mut(body).insert(
+            RayCaster::new(Vec2::ZERO, Dir2::X)
+                .with_max_distance(500.0)
+                .with_max_hits(8),
+        );
+        run(&mut app, 2);
+        assert_eq!(ray_hits(&app, body), vec![(right, 90.0)], "weak: {weak_body}");
+        app.world_mut()
+            .get_mut::<RayCaster>(body)
+            .unwrap()
+            .ignore_self = false;
+        run(&mut app, 1);
+        let hits = ray_hits(&app, body);
+        assert_eq!(hits.first(), Some(&(body, 0.0)), "weak: {weak_body}");
+        assert!(hits.contains(&(sensor, 35.0)), "{hits:?}");
+        assert_eq!(hits.last(), Some(&(right, 90.0)));
+    }
+}
+
+/// A ray cast to the left from the centre of a body's sensor part (at x = 40) passes the
+/// body's solid part and its own collider and hits the left wall's face at x = -90, 130 away;
+/// one cast to the left from the solid part (at x = 20) likewise, 110 away.
+#[test]
+fn a_ray_caster_on_a_part_ignores_its_body_and_the_other_parts() {
+    for weak_body in [true, false] {
+        let mut app = app();
+        let [_, solid, sensor, left, _] = body_with_parts_between_walls(&mut app, weak_body);
+        for part in [solid, sensor] {
+            app.world_mut().entity_mut(part).insert(
+                RayCaster::new(Vec2::ZERO, Dir2::NEG_X)
+                    .with_max_distance(500.0)
+                    .with_max_hits(8),
+            );
+        }
+        run(&mut app, 2);
+        assert_eq!(ray_hits(&app, sensor), vec![(left, 130.0)], "weak: {weak_body}");
+        assert_eq!(ray_hits(&app, solid), vec![(left, 110.0)], "weak: {weak_body}");
+    }
+}
+
+/// Shape casts (a 4 × 4 square) from a body to the right and from its sensor part to the left
+/// ignore the body and all its parts: they meet only the walls' faces, the square's leading
+/// side from x = 2 to 90 (88) and from x = 38 to -90 (128).
+#[test]
+fn a_shape_caster_ignores_its_own_bodys_parts() {
+    for weak_body in [true, false] {
+        let mut app = app();
+        let [body, _, sensor, left, right] = body_with_parts_between_walls(&mut app, weak_body);
+        let probe = ConvexCollider::rectangle(4.0, 4.0);
+        app.world_mut().entity_mut(body).insert(
+            ShapeCaster::new(probe.clone(), Vec2::ZERO, Dir2::X)
+                .with_max_distance(500.0)
+                .with_max_hits(8),
+        );
+        app.world_mut().entity_mut(sensor).insert(
+            ShapeCaster::new(probe, Vec2::ZERO, Dir2::NEG_X)
+                .with_max_distance(500.0)
+                .with_max_hits(8),
+        );
+        run(&mut app, 2);
+        // Each meets one wall, within the sweep's round-off of the exact distance.
+        for (caster, wall, distance) in [(body, right, 88.0), (sensor, left, 128.0)] {
+            let hits = shape_hits(&app, caster);
+            assert_eq!(hits.len(), 1, "weak: {weak_body}: {hits:?}");
+            assert_eq!(hits[0].0, wall);
+            assert!((hits[0].1 - distance).abs() < 1e-4, "{hits:?}");
+        }
+    }
+}

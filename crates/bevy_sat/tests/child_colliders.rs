@@ -430,7 +430,10 @@ fn ray_hits(app: &App, caster: Entity) -> Vec<(Entity, f32)> {
 }
 
 fn shape_hits(app: &App, caster: Entity) -> Vec<(Entity, f32)> {
-    let hits = app.world().get::<ShapeHits>(caster).expect("a shape caster");
+    let hits = app
+        .world()
+        .get::<ShapeHits>(caster)
+        .expect("a shape caster");
     hits.iter().map(|h| (h.entity, h.distance)).collect()
 }
 
@@ -448,7 +451,11 @@ fn a_ray_caster_on_a_body_ignores_the_bodys_parts() {
                 .with_max_hits(8),
         );
         run(&mut app, 2);
-        assert_eq!(ray_hits(&app, body), vec![(right, 90.0)], "weak: {weak_body}");
+        assert_eq!(
+            ray_hits(&app, body),
+            vec![(right, 90.0)],
+            "weak: {weak_body}"
+        );
         app.world_mut()
             .get_mut::<RayCaster>(body)
             .unwrap()
@@ -477,8 +484,16 @@ fn a_ray_caster_on_a_part_ignores_its_body_and_the_other_parts() {
             );
         }
         run(&mut app, 2);
-        assert_eq!(ray_hits(&app, sensor), vec![(left, 130.0)], "weak: {weak_body}");
-        assert_eq!(ray_hits(&app, solid), vec![(left, 110.0)], "weak: {weak_body}");
+        assert_eq!(
+            ray_hits(&app, sensor),
+            vec![(left, 130.0)],
+            "weak: {weak_body}"
+        );
+        assert_eq!(
+            ray_hits(&app, solid),
+            vec![(left, 110.0)],
+            "weak: {weak_body}"
+        );
     }
 }
 
@@ -510,4 +525,99 @@ fn a_shape_caster_ignores_its_own_bodys_parts() {
             assert!((hits[0].1 - distance).abs() < 1e-4, "{hits:?}");
         }
     }
+}
+
+/// A Weak body of two flush 10 × 10 boxes (its own collider and a child 10 to its right), or
+/// one 20 × 10 box, its left end at `x`, its bottom at `bottom`, moving with `velocity`.
+fn two_boxes_or_one(app: &mut App, two: bool, x: f32, bottom: f32, velocity: Vec2) -> Entity {
+    let y = bottom + 5.0;
+    if !two {
+        return moving(
+            app,
+            ConvexCollider::rectangle(20.0, 10.0),
+            x + 10.0,
+            y,
+            velocity,
+        );
+    }
+    let square = ConvexCollider::rectangle(10.0, 10.0);
+    let body = moving(app, square.clone(), x + 5.0, y, velocity);
+    child(app, body, square, Vec2::new(10.0, 0.0));
+    body
+}
+
+/// Where the body's left end and bottom are (for the two boxes, their own collider's centre
+/// is 5 from the left end; for the one box, 10).
+fn left_bottom(app: &App, body: Entity, two: bool) -> Vec2 {
+    position(app, body) - Vec2::new(if two { 5.0 } else { 10.0 }, 5.0)
+}
+
+/// Two flush boxes sliding along the floor into a step 8 high (its left face at x = 80) move
+/// exactly as one box of their size does, step by step: they rest on the floor (bottom at
+/// y = 0) against the step (right end at x = 80), never shoved up or back by the face between
+/// them.
+#[test]
+fn two_flush_child_boxes_slide_into_a_step_like_one_box() {
+    let mut runs = Vec::new();
+    for two in [true, false] {
+        let mut app = app_with_gravity(-600.0);
+        floor(&mut app);
+        mighty(&mut app, ConvexCollider::rectangle(40.0, 8.0), 100.0, 4.0);
+        let body = two_boxes_or_one(&mut app, two, -40.0, 0.0, Vec2::new(90.0, 0.0));
+        let mut path = Vec::new();
+        for _ in 0..120 {
+            app.update();
+            path.push(left_bottom(&app, body, two));
+        }
+        let f = flags(&app, body);
+        assert!(f.on_floor() && f.on_wall_right(), "two: {two}");
+        runs.push(path);
+    }
+    assert_eq!(runs[0].last(), Some(&Vec2::new(60.0, 0.0)));
+    for (step, (two, one)) in runs[0].iter().zip(&runs[1]).enumerate() {
+        assert!(
+            two.abs_diff_eq(*one, 1e-4),
+            "step {step}: {two} against {one}"
+        );
+        assert_eq!(two.y, 0.0, "step {step}: never lifted");
+    }
+}
+
+/// Two flush boxes placed 3 deep into a post 4 wide centred under the face between them
+/// (each box 2 into it sideways, less than 3) are pushed straight up out of it, as one box of
+/// their size is: never sideways out of the face between them.
+#[test]
+fn two_flush_child_boxes_sunk_into_a_post_under_their_seam_rise_like_one_box() {
+    for two in [true, false] {
+        let mut app = app();
+        mighty(&mut app, ConvexCollider::rectangle(4.0, 40.0), 10.0, 20.0);
+        let body = two_boxes_or_one(&mut app, two, 0.0, 37.0, Vec2::ZERO);
+        run(&mut app, 3);
+        assert_eq!(
+            left_bottom(&app, body, two),
+            Vec2::new(0.0, 40.0),
+            "two: {two}"
+        );
+        assert!(flags(&app, body).on_floor());
+    }
+}
+
+/// A 20 × 20 box with a 10 × 10 child hanging flush below its middle lands on the floor on
+/// the child and rests with its centre exactly 20 above the floor's top.
+#[test]
+fn a_box_with_a_flush_child_below_rests_at_the_exact_height() {
+    let mut app = app_with_gravity(-600.0);
+    floor(&mut app);
+    let body = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 60.0);
+    child(
+        &mut app,
+        body,
+        ConvexCollider::rectangle(10.0, 10.0),
+        Vec2::new(0.0, -15.0),
+    );
+    run(&mut app, 120);
+    assert_eq!(position(&app, body), Vec2::new(0.0, 20.0));
+    assert_eq!(velocity(&app, body), Vec2::ZERO);
+    run(&mut app, 60);
+    assert_eq!(position(&app, body), Vec2::new(0.0, 20.0), "and stays");
 }

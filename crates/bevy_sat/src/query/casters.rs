@@ -256,16 +256,16 @@ type Links<'w, 's> = Query<'w, 's, (&'static Transform, Option<&'static ChildOf>
 
 /// What a caster reads of its entity besides the caster: its transform (in its parent's
 /// frame), its parent, and the body it is a part of if it is a child collider.
-type Placing<'a> = (
-    &'a Transform,
-    Option<&'a ChildOf>,
-    Option<&'a ColliderOf>,
-);
+type Placing<'a> = (&'a Transform, Option<&'a ChildOf>, Option<&'a ColliderOf>);
 
 /// The world transform of an entity whose own is `transform` below `link`: composed with its
 /// ancestors' up to the root (as Bevy's transform propagation would, but as the step left
 /// them). `None` past [`MAX_DEPTH`] links or an ancestor that cannot be read.
-fn world_transform(transform: &Transform, link: Option<&ChildOf>, links: &Links) -> Option<Transform> {
+fn world_transform(
+    transform: &Transform,
+    link: Option<&ChildOf>,
+    links: &Links,
+) -> Option<Transform> {
     let mut world = *transform;
     let Some(mut at) = link.map(ChildOf::parent) else {
         return Some(world);

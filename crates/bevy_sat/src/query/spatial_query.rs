@@ -12,8 +12,8 @@ use super::index::Grid;
 use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
-use crate::step::children::ChildState;
 use crate::step::broad::BroadInput;
+use crate::step::children::ChildState;
 use crate::tiles::TilePieces;
 
 mod areas;

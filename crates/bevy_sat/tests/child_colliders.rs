@@ -621,3 +621,49 @@ fn a_box_with_a_flush_child_below_rests_at_the_exact_height() {
     run(&mut app, 60);
     assert_eq!(position(&app, body), Vec2::new(0.0, 20.0), "and stays");
 }
+
+/// Three Weak bodies, each a 20 × 10 box with a 20 × 10 child flush on top of it, dropped in a
+/// column settle as three 20 × 20 boxes do: the same heights (10, 30 and 50 for the centres
+/// of the boxes; 5, 25 and 45 for the bodies' own colliders), each standing on the body below
+/// it (named by the body, though it rests on that body's child), none drifting sideways.
+#[test]
+fn a_stack_of_child_collider_bodies_settles_like_a_stack_of_boxes() {
+    let mut settled = Vec::new();
+    for two in [true, false] {
+        let mut app = app_with_gravity(-600.0);
+        let floor = floor(&mut app);
+        let bodies: Vec<Entity> = (0..3)
+            .map(|i| {
+                let bottom = 0.5 + 21.0 * i as f32;
+                if two {
+                    let half = ConvexCollider::rectangle(20.0, 10.0);
+                    let body = weak(&mut app, half.clone(), 0.0, bottom + 5.0);
+                    child(&mut app, body, half, Vec2::new(0.0, 10.0));
+                    body
+                } else {
+                    weak(
+                        &mut app,
+                        ConvexCollider::rectangle(20.0, 20.0),
+                        0.0,
+                        bottom + 10.0,
+                    )
+                }
+            })
+            .collect();
+        run(&mut app, 300);
+        for (i, &body) in bodies.iter().enumerate() {
+            let f = flags(&app, body);
+            assert!(f.on_floor(), "two: {two}, body {i}");
+            let below = if i == 0 { floor } else { bodies[i - 1] };
+            assert_eq!(f.standing_on(), Some(below), "two: {two}, body {i}");
+        }
+        let bottoms: Vec<Vec2> = bodies
+            .iter()
+            .map(|&b| position(&app, b) - Vec2::new(0.0, if two { 5.0 } else { 10.0 }))
+            .collect();
+        settled.push(bottoms);
+    }
+    let expected: Vec<Vec2> = (0..3).map(|i| Vec2::new(0.0, 20.0 * i as f32)).collect();
+    assert_eq!(settled[0], expected, "the bodies' bottoms");
+    assert_eq!(settled[1], expected, "the boxes' bottoms");
+}

@@ -50,6 +50,8 @@ pub(crate) struct ChildState {
     /// The same parts flattened into convex pieces while their shared faces are found
     /// (scratch).
     fold_parts: Vec<FoldPart>,
+    /// The entity naming each of those parts (scratch).
+    fold_names: Vec<Entity>,
     /// The entities of the folded bodies' parts, for the contacts to name.
     pub names: FoldedParts,
     /// Parts already warned about (each one once).
@@ -268,7 +270,8 @@ fn fold(
     // Every part the compound will have, flattened as the compound would, each with the
     // entity that names it: the body's own collider first (source 0), then each child's.
     let mut parts = std::mem::take(&mut children.fold_parts);
-    let mut names = Vec::new();
+    let mut names = std::mem::take(&mut children.fold_names);
+    names.clear();
     flatten_into(&mut parts, &mut names, own, entity, 0);
     for (k, (part, shape)) in children.folded.drain(..).enumerate() {
         flatten_into(&mut parts, &mut names, shape, part, k as u32 + 1);
@@ -287,7 +290,8 @@ fn fold(
             return;
         }
     };
-    children.names.add(index, names);
+    children.names.add(index, names.drain(..));
+    children.fold_names = names;
     let body = &mut state.bodies[index];
     body.shape = Shape::Compound(compound);
     let aabb = body.shape.aabb();

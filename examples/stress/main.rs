@@ -18,7 +18,10 @@
 //!
 //! `--compounds` (bevy_sat only) makes every other moving box a compound of its two halves
 //! (a quarter of the moving bodies, each of two parts of the same outline), to measure what a
-//! compound body costs against the single shape it replaces.
+//! compound body costs against the single shape it replaces. `--children` splits the same
+//! boxes instead into a body of the left half with the right half a child collider below it
+//! (its own entity, folded into its body's shape every step), to measure what a child
+//! collider costs.
 //!
 //! `--tiles` runs the tile-grid benchmark instead (see `tiles.rs`): a 1000 × 1000 cave grid,
 //! its build, one edit, and `--bodies` Weak bodies over it against a floor of plain boxes.
@@ -48,17 +51,23 @@ fn main() {
     let (args, run_queries, answers) = queries::take_flags(args);
     let by_stage = args.iter().any(|a| a == "--stages");
     let run_tiles = args.iter().any(|a| a == "--tiles");
-    let compounds = args.iter().any(|a| a == "--compounds");
-    let options = Options::from_args(
-        args.into_iter()
-            .filter(|a| a != "--stages" && a != "--tiles" && a != "--compounds"),
-    )
-    .unwrap_or_else(|error| harness::usage_exit("stress", &error));
+    let split = if args.iter().any(|a| a == "--compounds") {
+        Split::Compounds
+    } else if args.iter().any(|a| a == "--children") {
+        Split::Children
+    } else {
+        Split::None
+    };
+    let options =
+        Options::from_args(args.into_iter().filter(|a| {
+            a != "--stages" && a != "--tiles" && a != "--compounds" && a != "--children"
+        }))
+        .unwrap_or_else(|error| harness::usage_exit("stress", &error));
     if run_tiles {
         tiles::run(&options);
         return;
     }
-    let mut app = build_app(&options, compounds);
+    let mut app = build_app(&options, split);
     if run_queries {
         harness::warm_up(&mut app, options.warmup);
         let scene = scene::stress_scene(options.bodies, options.seed);
@@ -97,9 +106,19 @@ fn main() {
     );
 }
 
-/// The stress scene's app; with `compounds`, every other moving box split into a compound of
-/// its two halves.
-fn build_app(options: &Options, compounds: bool) -> App {
+/// How every other moving box of the scene is split into its two halves.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    /// Not split.
+    None,
+    /// A compound of the two halves.
+    Compounds,
+    /// The left half the body's own collider, the right half a child collider.
+    Children,
+}
+
+/// The stress scene's app, every other moving box split as `split` says.
+fn build_app(options: &Options, split: Split) -> App {
     let mut app = App::new();
     app.add_plugins((
         harness::minimal_plugins(options.threads),
@@ -122,14 +141,20 @@ fn build_app(options: &Options, compounds: bool) -> App {
     let world = app.world_mut();
     let mut boxes = 0usize;
     for (index, body) in scene.bodies.into_iter().enumerate() {
-        let split = match body.shape {
-            SceneShape::Box { width, height } if compounds && body.moving => {
+        let halved = match body.shape {
+            SceneShape::Box { width, height } if split != Split::None && body.moving => {
                 boxes += 1;
                 boxes.is_multiple_of(2).then_some((width, height))
             }
             _ => None,
         };
-        let collider = match split.map_or_else(|| collider_of(&body.shape), |(w, h)| halves(w, h)) {
+        let children = split == Split::Children;
+        let made = match halved {
+            Some((w, h)) if children => left_half(w, h),
+            Some((w, h)) => halves(w, h),
+            None => collider_of(&body.shape),
+        };
+        let collider = match made {
             Ok(collider) => collider,
             Err(error) => {
                 eprintln!("stress: skipping an invalid random polygon: {error}");
@@ -143,7 +168,18 @@ fn build_app(options: &Options, compounds: bool) -> App {
             if detect {
                 entity.insert(Sensor);
             }
-            entity.id()
+            let id = entity.id();
+            if let Some((w, h)) = halved.filter(|_| children) {
+                let mut part = world.spawn((
+                    ConvexCollider::rectangle(w * 0.5, h),
+                    Transform::from_xyz(w * 0.25, 0.0, 0.0),
+                    ChildOf(id),
+                ));
+                if detect {
+                    part.insert(Sensor);
+                }
+            }
+            id
         } else {
             world.spawn((collider, Mighty, transform)).id()
         };
@@ -160,6 +196,12 @@ fn halves(width: f32, height: f32) -> Result<ConvexCollider, PolygonError> {
         (Vec2::new(-width * 0.25, 0.0), 0.0, half.clone()),
         (Vec2::new(width * 0.25, 0.0), 0.0, half),
     ])
+}
+
+/// The left half of a box `width` × `height`, in the box's frame: a compound of one part.
+fn left_half(width: f32, height: f32) -> Result<ConvexCollider, PolygonError> {
+    let half = ConvexCollider::rectangle(width * 0.5, height);
+    ConvexCollider::compound([(Vec2::new(-width * 0.25, 0.0), 0.0, half)])
 }
 
 /// The collider of a scene shape.

@@ -31,7 +31,9 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// of a `Weak` body is folded into the body's shape, so that it is pushed as one, by its
 /// deepest contact: a contact of such a body names the part deepest in the other collider (the
 /// body itself when that is its own collider), while its
-/// [`ContactFlags`](crate::ContactFlags) and what stands on it name the body. Such a part
+/// [`ContactFlags`](crate::ContactFlags) and what stands on it name the body. A face where
+/// two such parts (or a part and the body's own collider) meet flush, an edge of one covered
+/// from end to end by an edge of the other facing it, is internal: never a push axis. Such a part
 /// collides with its body's [`CollisionLayers`](crate::CollisionLayers), not its own (a
 /// warning says so once).
 ///

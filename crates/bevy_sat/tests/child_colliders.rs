@@ -406,3 +406,264 @@ fn unlinking_a_child_or_giving_it_a_kind_makes_it_its_own_body() {
     assert!(position(&app, hat).y < 40.0 - 1.0);
     assert!((position(&app, player).y - 10.0).abs() < 1e-3);
 }
+
+/// A body at the origin with a solid child box at x = 20 and a sensor child box at x = 40
+/// (all 10 × 10), walls 20 wide centred at x = ±100 (faces at ±90). Returns the body, the
+/// solid part, the sensor part and the walls (left, right).
+fn body_with_parts_between_walls(app: &mut App, weak_body: bool) -> [Entity; 5] {
+    let left = mighty(app, ConvexCollider::rectangle(20.0, 40.0), -100.0, 0.0);
+    let right = mighty(app, ConvexCollider::rectangle(20.0, 40.0), 100.0, 0.0);
+    let square = ConvexCollider::rectangle(10.0, 10.0);
+    let body = if weak_body {
+        weak(app, square.clone(), 0.0, 0.0)
+    } else {
+        mighty(app, square.clone(), 0.0, 0.0)
+    };
+    let solid = child(app, body, square.clone(), Vec2::new(20.0, 0.0));
+    let sensor = sensor_child(app, body, square, Vec2::new(40.0, 0.0));
+    [body, solid, sensor, left, right]
+}
+
+fn ray_hits(app: &App, caster: Entity) -> Vec<(Entity, f32)> {
+    let hits = app.world().get::<RayHits>(caster).expect("a ray caster");
+    hits.iter().map(|h| (h.entity, h.distance)).collect()
+}
+
+fn shape_hits(app: &App, caster: Entity) -> Vec<(Entity, f32)> {
+    let hits = app
+        .world()
+        .get::<ShapeHits>(caster)
+        .expect("a shape caster");
+    hits.iter().map(|h| (h.entity, h.distance)).collect()
+}
+
+/// A ray cast to the right from the centre of a body (Weak, whose solid part is folded into
+/// it, and Mighty, whose parts are colliders of their own) passes its solid and sensor parts
+/// and hits the wall 90 away; not ignoring itself, it hits its own body first.
+#[test]
+fn a_ray_caster_on_a_body_ignores_the_bodys_parts() {
+    for weak_body in [true, false] {
+        let mut app = app();
+        let [body, _, sensor, _, right] = body_with_parts_between_walls(&mut app, weak_body);
+        app.world_mut().entity_mut(body).insert(
+            RayCaster::new(Vec2::ZERO, Dir2::X)
+                .with_max_distance(500.0)
+                .with_max_hits(8),
+        );
+        run(&mut app, 2);
+        assert_eq!(
+            ray_hits(&app, body),
+            vec![(right, 90.0)],
+            "weak: {weak_body}"
+        );
+        app.world_mut()
+            .get_mut::<RayCaster>(body)
+            .unwrap()
+            .ignore_self = false;
+        run(&mut app, 1);
+        let hits = ray_hits(&app, body);
+        assert_eq!(hits.first(), Some(&(body, 0.0)), "weak: {weak_body}");
+        assert!(hits.contains(&(sensor, 35.0)), "{hits:?}");
+        assert_eq!(hits.last(), Some(&(right, 90.0)));
+    }
+}
+
+/// A ray cast to the left from the centre of a body's sensor part (at x = 40) passes the
+/// body's solid part and its own collider and hits the left wall's face at x = -90, 130 away;
+/// one cast to the left from the solid part (at x = 20) likewise, 110 away.
+#[test]
+fn a_ray_caster_on_a_part_ignores_its_body_and_the_other_parts() {
+    for weak_body in [true, false] {
+        let mut app = app();
+        let [_, solid, sensor, left, _] = body_with_parts_between_walls(&mut app, weak_body);
+        for part in [solid, sensor] {
+            app.world_mut().entity_mut(part).insert(
+                RayCaster::new(Vec2::ZERO, Dir2::NEG_X)
+                    .with_max_distance(500.0)
+                    .with_max_hits(8),
+            );
+        }
+        run(&mut app, 2);
+        assert_eq!(
+            ray_hits(&app, sensor),
+            vec![(left, 130.0)],
+            "weak: {weak_body}"
+        );
+        assert_eq!(
+            ray_hits(&app, solid),
+            vec![(left, 110.0)],
+            "weak: {weak_body}"
+        );
+    }
+}
+
+/// Shape casts (a 4 × 4 square) from a body to the right and from its sensor part to the left
+/// ignore the body and all its parts: they meet only the walls' faces, the square's leading
+/// side from x = 2 to 90 (88) and from x = 38 to -90 (128).
+#[test]
+fn a_shape_caster_ignores_its_own_bodys_parts() {
+    for weak_body in [true, false] {
+        let mut app = app();
+        let [body, _, sensor, left, right] = body_with_parts_between_walls(&mut app, weak_body);
+        let probe = ConvexCollider::rectangle(4.0, 4.0);
+        app.world_mut().entity_mut(body).insert(
+            ShapeCaster::new(probe.clone(), Vec2::ZERO, Dir2::X)
+                .with_max_distance(500.0)
+                .with_max_hits(8),
+        );
+        app.world_mut().entity_mut(sensor).insert(
+            ShapeCaster::new(probe, Vec2::ZERO, Dir2::NEG_X)
+                .with_max_distance(500.0)
+                .with_max_hits(8),
+        );
+        run(&mut app, 2);
+        // Each meets one wall, within the sweep's round-off of the exact distance.
+        for (caster, wall, distance) in [(body, right, 88.0), (sensor, left, 128.0)] {
+            let hits = shape_hits(&app, caster);
+            assert_eq!(hits.len(), 1, "weak: {weak_body}: {hits:?}");
+            assert_eq!(hits[0].0, wall);
+            assert!((hits[0].1 - distance).abs() < 1e-4, "{hits:?}");
+        }
+    }
+}
+
+/// A Weak body of two flush 10 × 10 boxes (its own collider and a child 10 to its right), or
+/// one 20 × 10 box, its left end at `x`, its bottom at `bottom`, moving with `velocity`.
+fn two_boxes_or_one(app: &mut App, two: bool, x: f32, bottom: f32, velocity: Vec2) -> Entity {
+    let y = bottom + 5.0;
+    if !two {
+        return moving(
+            app,
+            ConvexCollider::rectangle(20.0, 10.0),
+            x + 10.0,
+            y,
+            velocity,
+        );
+    }
+    let square = ConvexCollider::rectangle(10.0, 10.0);
+    let body = moving(app, square.clone(), x + 5.0, y, velocity);
+    child(app, body, square, Vec2::new(10.0, 0.0));
+    body
+}
+
+/// Where the body's left end and bottom are (for the two boxes, their own collider's centre
+/// is 5 from the left end; for the one box, 10).
+fn left_bottom(app: &App, body: Entity, two: bool) -> Vec2 {
+    position(app, body) - Vec2::new(if two { 5.0 } else { 10.0 }, 5.0)
+}
+
+/// Two flush boxes sliding along the floor into a step 8 high (its left face at x = 80) move
+/// exactly as one box of their size does, step by step: they rest on the floor (bottom at
+/// y = 0) against the step (right end at x = 80), never shoved up or back by the face between
+/// them.
+#[test]
+fn two_flush_child_boxes_slide_into_a_step_like_one_box() {
+    let mut runs = Vec::new();
+    for two in [true, false] {
+        let mut app = app_with_gravity(-600.0);
+        floor(&mut app);
+        mighty(&mut app, ConvexCollider::rectangle(40.0, 8.0), 100.0, 4.0);
+        let body = two_boxes_or_one(&mut app, two, -40.0, 0.0, Vec2::new(90.0, 0.0));
+        let mut path = Vec::new();
+        for _ in 0..120 {
+            app.update();
+            path.push(left_bottom(&app, body, two));
+        }
+        let f = flags(&app, body);
+        assert!(f.on_floor() && f.on_wall_right(), "two: {two}");
+        runs.push(path);
+    }
+    assert_eq!(runs[0].last(), Some(&Vec2::new(60.0, 0.0)));
+    for (step, (two, one)) in runs[0].iter().zip(&runs[1]).enumerate() {
+        assert!(
+            two.abs_diff_eq(*one, 1e-4),
+            "step {step}: {two} against {one}"
+        );
+        assert_eq!(two.y, 0.0, "step {step}: never lifted");
+    }
+}
+
+/// Two flush boxes placed 3 deep into a post 4 wide centred under the face between them
+/// (each box 2 into it sideways, less than 3) are pushed straight up out of it, as one box of
+/// their size is: never sideways out of the face between them.
+#[test]
+fn two_flush_child_boxes_sunk_into_a_post_under_their_seam_rise_like_one_box() {
+    for two in [true, false] {
+        let mut app = app();
+        mighty(&mut app, ConvexCollider::rectangle(4.0, 40.0), 10.0, 20.0);
+        let body = two_boxes_or_one(&mut app, two, 0.0, 37.0, Vec2::ZERO);
+        run(&mut app, 3);
+        assert_eq!(
+            left_bottom(&app, body, two),
+            Vec2::new(0.0, 40.0),
+            "two: {two}"
+        );
+        assert!(flags(&app, body).on_floor());
+    }
+}
+
+/// A 20 × 20 box with a 10 × 10 child hanging flush below its middle lands on the floor on
+/// the child and rests with its centre exactly 20 above the floor's top.
+#[test]
+fn a_box_with_a_flush_child_below_rests_at_the_exact_height() {
+    let mut app = app_with_gravity(-600.0);
+    floor(&mut app);
+    let body = weak(&mut app, ConvexCollider::rectangle(20.0, 20.0), 0.0, 60.0);
+    child(
+        &mut app,
+        body,
+        ConvexCollider::rectangle(10.0, 10.0),
+        Vec2::new(0.0, -15.0),
+    );
+    run(&mut app, 120);
+    assert_eq!(position(&app, body), Vec2::new(0.0, 20.0));
+    assert_eq!(velocity(&app, body), Vec2::ZERO);
+    run(&mut app, 60);
+    assert_eq!(position(&app, body), Vec2::new(0.0, 20.0), "and stays");
+}
+
+/// Three Weak bodies, each a 20 × 10 box with a 20 × 10 child flush on top of it, dropped in a
+/// column settle as three 20 × 20 boxes do: the same heights (10, 30 and 50 for the centres
+/// of the boxes; 5, 25 and 45 for the bodies' own colliders), each standing on the body below
+/// it (named by the body, though it rests on that body's child), none drifting sideways.
+#[test]
+fn a_stack_of_child_collider_bodies_settles_like_a_stack_of_boxes() {
+    let mut settled = Vec::new();
+    for two in [true, false] {
+        let mut app = app_with_gravity(-600.0);
+        let floor = floor(&mut app);
+        let bodies: Vec<Entity> = (0..3)
+            .map(|i| {
+                let bottom = 0.5 + 21.0 * i as f32;
+                if two {
+                    let half = ConvexCollider::rectangle(20.0, 10.0);
+                    let body = weak(&mut app, half.clone(), 0.0, bottom + 5.0);
+                    child(&mut app, body, half, Vec2::new(0.0, 10.0));
+                    body
+                } else {
+                    weak(
+                        &mut app,
+                        ConvexCollider::rectangle(20.0, 20.0),
+                        0.0,
+                        bottom + 10.0,
+                    )
+                }
+            })
+            .collect();
+        run(&mut app, 300);
+        for (i, &body) in bodies.iter().enumerate() {
+            let f = flags(&app, body);
+            assert!(f.on_floor(), "two: {two}, body {i}");
+            let below = if i == 0 { floor } else { bodies[i - 1] };
+            assert_eq!(f.standing_on(), Some(below), "two: {two}, body {i}");
+        }
+        let bottoms: Vec<Vec2> = bodies
+            .iter()
+            .map(|&b| position(&app, b) - Vec2::new(0.0, if two { 5.0 } else { 10.0 }))
+            .collect();
+        settled.push(bottoms);
+    }
+    let expected: Vec<Vec2> = (0..3).map(|i| Vec2::new(0.0, 20.0 * i as f32)).collect();
+    assert_eq!(settled[0], expected, "the bodies' bottoms");
+    assert_eq!(settled[1], expected, "the boxes' bottoms");
+}

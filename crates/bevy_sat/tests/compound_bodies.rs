@@ -29,19 +29,17 @@ fn a_weak_compound_rests_exactly_on_a_floor() {
     let floor = floor(&mut app);
     let crate_ = weak(&mut app, crate_with_handle(), 3.0, 40.0);
     run(&mut app, 120);
-    let p = position(&app, crate_);
-    assert!(
-        (p.y - 8.0).abs() < 1e-3,
-        "bottom {} vs floor top 0",
-        p.y - 8.0
+    assert_eq!(
+        position(&app, crate_),
+        Vec2::new(3.0, 8.0),
+        "bottom on the floor's top"
     );
-    assert_eq!(p.x, 3.0);
     let f = flags(&app, crate_);
     assert!(f.on_floor() && !f.on_wall_left() && !f.on_wall_right());
     assert_eq!(f.standing_on(), Some(floor));
     assert_eq!(velocity(&app, crate_).y, 0.0);
     run(&mut app, 60);
-    assert!((position(&app, crate_).y - 8.0).abs() < 1e-3, "and stays");
+    assert_eq!(position(&app, crate_), Vec2::new(3.0, 8.0), "and stays");
 }
 
 /// Compounds resting on their handles' tops: each stands on the one below (by its handle),

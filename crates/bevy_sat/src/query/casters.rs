@@ -7,12 +7,16 @@ use sat_core::Pose;
 use super::filter::SpatialQueryFilter;
 use super::hits::{RayHitData, ShapeHitData};
 use super::spatial_query::SpatialQuery;
+use crate::child_colliders::{ColliderOf, MAX_DEPTH};
 use crate::components::ConvexCollider;
 use crate::step::body::pose_of;
 
 /// Casts a ray every step from its entity's pose and writes what it hits to [`RayHits`]
 /// (added with it). `origin` and `direction` are in the entity's frame: they turn and move
-/// with its `Transform`. The entity's own collider is ignored unless `ignore_self` is false.
+/// with its `Transform` (composed with its ancestors' when it is a child). Unless
+/// `ignore_self` is false, the ray ignores the entity's own body: its collider and its child
+/// colliders ([`BodyColliders`](crate::BodyColliders)), or, on a child collider, the body it
+/// is a part of ([`ColliderOf`]) and all that body's parts.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -37,7 +41,8 @@ pub struct RayCaster {
     pub max_hits: usize,
     /// Whether a ray starting inside a collider hits it at once (default true).
     pub solid: bool,
-    /// Whether the entity's own collider is left out (default true).
+    /// Whether the entity's own body (its collider, the body it is a part of, and every part
+    /// of that body) is left out (default true).
     pub ignore_self: bool,
     /// Which colliders it considers.
     pub filter: SpatialQueryFilter,
@@ -99,7 +104,8 @@ impl RayCaster {
 
 /// Casts a shape every step from its entity's pose and writes what it touches to
 /// [`ShapeHits`] (added with it). `origin`, `rotation` and `direction` are in the entity's
-/// frame. The entity's own collider is ignored unless `ignore_self` is false.
+/// frame (composed with its ancestors' when it is a child). Unless `ignore_self` is false, the
+/// cast ignores the entity's own body and all its parts, as [`RayCaster`]'s does.
 ///
 /// ```
 /// use bevy::prelude::*;
@@ -125,7 +131,8 @@ pub struct ShapeCaster {
     pub max_distance: f32,
     /// How many hits to keep, nearest first (default 1).
     pub max_hits: usize,
-    /// Whether the entity's own collider is left out (default true).
+    /// Whether the entity's own body (its collider, the body it is a part of, and every part
+    /// of that body) is left out (default true).
     pub ignore_self: bool,
     /// Which colliders it considers.
     pub filter: SpatialQueryFilter,
@@ -244,17 +251,57 @@ impl ShapeHits {
     }
 }
 
+/// The parent links above a caster and the transforms along them.
+type Links<'w, 's> = Query<'w, 's, (&'static Transform, Option<&'static ChildOf>)>;
+
+/// What a caster reads of its entity besides the caster: its transform (in its parent's
+/// frame), its parent, and the body it is a part of if it is a child collider.
+type Placing<'a> = (&'a Transform, Option<&'a ChildOf>, Option<&'a ColliderOf>);
+
+/// The world transform of an entity whose own is `transform` below `link`: composed with its
+/// ancestors' up to the root (as Bevy's transform propagation would, but as the step left
+/// them). `None` past [`MAX_DEPTH`] links or an ancestor that cannot be read.
+fn world_transform(
+    transform: &Transform,
+    link: Option<&ChildOf>,
+    links: &Links,
+) -> Option<Transform> {
+    let mut world = *transform;
+    let Some(mut at) = link.map(ChildOf::parent) else {
+        return Some(world);
+    };
+    for _ in 0..MAX_DEPTH {
+        let (above, link) = links.get(at).ok()?;
+        world = above.mul_transform(world);
+        match link {
+            Some(link) => at = link.parent(),
+            None => return Some(world),
+        }
+    }
+    None
+}
+
+/// The body whose colliders a caster on `entity` leaves out when it ignores itself: the body
+/// `entity` is a part of, or `entity` itself (with the parts of its own, if it is a body).
+fn own_body(entity: Entity, part_of: Option<&ColliderOf>) -> Entity {
+    part_of.map_or(entity, |of| of.body)
+}
+
 /// Casts every [`RayCaster`] and [`ShapeCaster`] and writes their hits, reusing their
-/// storage.
+/// storage. A caster below another entity casts from its place in the world.
 pub(crate) fn run_casters(
     query: SpatialQuery,
-    mut rays: Query<(Entity, &RayCaster, &Transform, &mut RayHits)>,
-    mut shapes: Query<(Entity, &ShapeCaster, &Transform, &mut ShapeHits)>,
+    mut rays: Query<(Entity, &RayCaster, Placing, &mut RayHits)>,
+    mut shapes: Query<(Entity, &ShapeCaster, Placing, &mut ShapeHits)>,
+    links: Links,
 ) {
-    for (entity, caster, transform, mut hits) in &mut rays {
+    for (entity, caster, (transform, link, part_of), mut hits) in &mut rays {
         let hits = &mut hits.0;
         hits.clear();
-        let Some((origin, direction)) = caster.world_ray(transform) else {
+        let Some(transform) = world_transform(transform, link, &links) else {
+            continue;
+        };
+        let Some((origin, direction)) = caster.world_ray(&transform) else {
             continue;
         };
         query.ray_hits_excluding(
@@ -264,14 +311,17 @@ pub(crate) fn run_casters(
             caster.max_hits,
             caster.solid,
             &caster.filter,
-            caster.ignore_self.then_some(entity),
+            caster.ignore_self.then(|| own_body(entity, part_of)),
             hits,
         );
     }
-    for (entity, caster, transform, mut hits) in &mut shapes {
+    for (entity, caster, (transform, link, part_of), mut hits) in &mut shapes {
         let hits = &mut hits.0;
         hits.clear();
-        let Some((origin, rotation, direction)) = caster.world_cast(transform) else {
+        let Some(transform) = world_transform(transform, link, &links) else {
+            continue;
+        };
+        let Some((origin, rotation, direction)) = caster.world_cast(&transform) else {
             continue;
         };
         query.shape_hits_excluding(
@@ -282,7 +332,7 @@ pub(crate) fn run_casters(
             caster.max_distance,
             caster.max_hits,
             &caster.filter,
-            caster.ignore_self.then_some(entity),
+            caster.ignore_self.then(|| own_body(entity, part_of)),
             hits,
         );
     }

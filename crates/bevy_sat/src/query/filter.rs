@@ -78,15 +78,16 @@ impl SpatialQueryFilter {
             && !self.excluded_entities.contains(&entity)
     }
 
-    /// Whether the body of `item` is considered, `also_excluded` being one more entity left
-    /// out (a caster's own). `entity` gives the body's entity, asked for only when some
-    /// entity is excluded.
+    /// Whether the body of `item` is considered, `also_excluded` being one more body left out
+    /// with all its parts (a caster's own). `names` gives the entity of the item's collider
+    /// and that of the body it is a part of (its own, but for a child collider), asked for
+    /// only when some entity is excluded.
     #[inline]
     pub(crate) fn accepts(
         &self,
         item: &Item,
         also_excluded: Option<Entity>,
-        entity: impl FnOnce() -> Entity,
+        names: impl FnOnce() -> (Entity, Entity),
     ) -> bool {
         if item.memberships & self.mask == 0 || (!self.include_sensors && item.sensor()) {
             return false;
@@ -94,7 +95,7 @@ impl SpatialQueryFilter {
         if also_excluded.is_none() && self.excluded_entities.is_empty() {
             return true;
         }
-        let entity = entity();
-        also_excluded != Some(entity) && !self.excluded_entities.contains(&entity)
+        let (entity, body) = names();
+        also_excluded != Some(body) && !self.excluded_entities.contains(&entity)
     }
 }

@@ -13,6 +13,7 @@ use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
 use crate::step::broad::BroadInput;
+use crate::step::children::ChildState;
 use crate::tiles::TilePieces;
 
 mod areas;
@@ -79,6 +80,8 @@ struct Ready<'a> {
     cached: RwLockReadGuard<'a, Cached>,
     bodies: &'a [Body],
     inputs: &'a [BroadInput],
+    /// Which body each child collider is a part of.
+    children: &'a ChildState,
 }
 
 impl Ready<'_> {
@@ -88,6 +91,13 @@ impl Ready<'_> {
         self.inputs
             .get(i)
             .map_or(Entity::PLACEHOLDER, |input| input.entity)
+    }
+
+    /// The entity of body `i` and that of the body it is a part of (the same but for a child
+    /// collider).
+    fn names(&self, i: usize) -> (Entity, Entity) {
+        let entity = self.entity(i);
+        (entity, self.children.owner(i, entity))
     }
 }
 
@@ -103,6 +113,7 @@ impl SpatialQuery<'_, '_> {
                     cached,
                     bodies: &self.state.bodies,
                     inputs: &self.state.broad.inputs,
+                    children: &self.state.children,
                 };
             }
             drop(cached);

@@ -17,6 +17,7 @@ use sat_core::{Compound, Pose, Shape, collide_within};
 use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
+use super::fold_seams::{FoldPart, mark_shared_faces};
 use super::pair::Seen;
 use super::part_names::FoldedParts;
 use crate::child_colliders::{BodyColliders, MAX_DEPTH};
@@ -46,6 +47,11 @@ pub(crate) struct ChildState {
     owners: Vec<Entity>,
     /// The parts of the Weak body being folded, placed, with their entities (scratch).
     folded: Vec<(Entity, Shape)>,
+    /// The same parts flattened into convex pieces while their shared faces are found
+    /// (scratch).
+    fold_parts: Vec<FoldPart>,
+    /// The entity naming each of those parts (scratch).
+    fold_names: Vec<Entity>,
     /// The entities of the folded bodies' parts, for the contacts to name.
     pub names: FoldedParts,
     /// Parts already warned about (each one once).
@@ -261,30 +267,31 @@ fn fold(
         Ok(shape) => shape,
         Err(_) => return, // prepare placed it by the same pose: it can be placed
     };
-    // The entity of each part the compound will have, in order (a compound part counts its
-    // parts, as the compound flattens it).
-    let count = |shape: &Shape| match shape {
-        Shape::Compound(compound) => compound.parts().len(),
-        _ => 1,
-    };
-    let names = std::iter::repeat_n(entity, count(&own)).chain(
-        children
-            .folded
-            .iter()
-            .flat_map(|(part, shape)| std::iter::repeat_n(*part, count(shape))),
+    // Every part the compound will have, flattened as the compound would, each with the
+    // entity that names it: the body's own collider first (source 0), then each child's.
+    let mut parts = std::mem::take(&mut children.fold_parts);
+    let mut names = std::mem::take(&mut children.fold_names);
+    names.clear();
+    flatten_into(&mut parts, &mut names, own, entity, 0);
+    for (k, (part, shape)) in children.folded.drain(..).enumerate() {
+        flatten_into(&mut parts, &mut names, shape, part, k as u32 + 1);
+    }
+    mark_shared_faces(&mut parts);
+    let compound = Compound::new(
+        parts
+            .drain(..)
+            .map(|part| (Vec2::ZERO, 0.0, part.shape, part.internal)),
     );
-    let names: Vec<Entity> = names.collect();
-    let parts = std::iter::once(own)
-        .chain(children.folded.drain(..).map(|(_, shape)| shape))
-        .map(|shape| (Vec2::ZERO, 0.0, shape, 0));
-    let compound = match Compound::new(parts) {
+    children.fold_parts = parts;
+    let compound = match compound {
         Ok(compound) => compound,
         Err(error) => {
             children.warn(entity, &format!("its parts cannot be joined ({error})"));
             return;
         }
     };
-    children.names.add(index, names);
+    children.names.add(index, names.drain(..));
+    children.fold_names = names;
     let body = &mut state.bodies[index];
     body.shape = Shape::Compound(compound);
     let aabb = body.shape.aabb();
@@ -295,6 +302,31 @@ fn fold(
     if let Some(slot) = state.broad.inputs.get_mut(index) {
         *slot = input;
     }
+}
+
+/// Appends `shape`'s convex parts (itself, if it is no compound) to `parts`, from `source`
+/// and with their internal edges, and `name` to `names` for each.
+fn flatten_into(
+    parts: &mut Vec<FoldPart>,
+    names: &mut Vec<Entity>,
+    shape: Shape,
+    name: Entity,
+    source: u32,
+) {
+    let before = parts.len();
+    match shape {
+        Shape::Compound(compound) => parts.extend(compound.parts().iter().map(|p| FoldPart {
+            shape: p.shape.clone(),
+            internal: p.internal,
+            source,
+        })),
+        shape => parts.push(FoldPart {
+            shape,
+            internal: 0,
+            source,
+        }),
+    }
+    names.extend(std::iter::repeat_n(name, parts.len() - before));
 }
 
 /// The transform of `part` in the frame of `body`, its ancestor: its own composed with those

@@ -14,8 +14,10 @@ use super::pair::{PairContact, Pushes, Seen};
 /// touching pairs renamed.
 #[derive(Default, Debug)]
 pub(crate) struct FoldedParts {
-    /// Per folded body: its index, and where the names of its parts start in `names`.
-    bodies: Vec<(u32, u32)>,
+    /// Per folded body, sorted by index: its index, and where the names of its parts start
+    /// and end in `names`. Sorted so that a pair's side is found by a binary search: a step
+    /// asks for every touching pair, and may have thousands of folded bodies.
+    bodies: Vec<(u32, u32, u32)>,
     /// The entity each part of each folded body's compound belongs to, in the compound's
     /// order: the body's own for the parts of its own collider, a child collider's for its.
     names: Vec<Entity>,
@@ -38,20 +40,31 @@ impl FoldedParts {
     }
 
     /// Notes that body `index` is now a compound whose parts belong to `names`, in order.
+    /// Bodies are noted in the order of their indices; one noted out of order is put in its
+    /// place, and a body noted again replaces its names.
     pub fn add(&mut self, index: usize, names: impl IntoIterator<Item = Entity>) {
-        self.bodies.push((index as u32, self.names.len() as u32));
+        let start = self.names.len() as u32;
         self.names.extend(names);
+        let entry = (index as u32, start, self.names.len() as u32);
+        match self.bodies.last() {
+            Some(&(last, ..)) if last as usize >= index => {
+                match self.bodies.binary_search_by_key(&entry.0, |&(i, ..)| i) {
+                    Ok(k) => self.bodies[k] = entry,
+                    Err(k) => self.bodies.insert(k, entry),
+                }
+            }
+            _ => self.bodies.push(entry),
+        }
     }
 
     /// The names of body `index`'s parts, if it has folded parts.
     fn names_of(&self, index: usize) -> Option<&[Entity]> {
-        let k = self.bodies.iter().position(|&(i, _)| i as usize == index)?;
-        let start = self.bodies[k].1 as usize;
-        let end = self
+        let k = self
             .bodies
-            .get(k + 1)
-            .map_or(self.names.len(), |&(_, next)| next as usize);
-        self.names.get(start..end)
+            .binary_search_by_key(&(index as u32), |&(i, ..)| i)
+            .ok()?;
+        let (_, start, end) = self.bodies[k];
+        self.names.get(start as usize..end as usize)
     }
 
     /// The entity that names body `index` against `other`: the entity of its part deepest in
@@ -122,5 +135,38 @@ impl FoldedParts {
                 other => other,
             };
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entity(n: u32) -> Entity {
+        Entity::from_raw_u32(n).unwrap()
+    }
+
+    /// Bodies noted in order, out of order and again are each found with their own names.
+    #[test]
+    fn folded_bodies_are_found_by_index_in_any_order() {
+        let mut parts = FoldedParts::default();
+        for i in (0..2000).step_by(2) {
+            parts.add(i, [entity(i as u32), entity(i as u32 + 1)]);
+        }
+        parts.add(7, [entity(70)]);
+        parts.add(4, [entity(40), entity(41), entity(42)]);
+        assert_eq!(parts.names_of(0), Some(&[entity(0), entity(1)][..]));
+        assert_eq!(
+            parts.names_of(1998),
+            Some(&[entity(1998), entity(1999)][..])
+        );
+        assert_eq!(parts.names_of(7), Some(&[entity(70)][..]));
+        assert_eq!(
+            parts.names_of(4),
+            Some(&[entity(40), entity(41), entity(42)][..])
+        );
+        assert_eq!(parts.names_of(6), Some(&[entity(6), entity(7)][..]));
+        assert_eq!(parts.names_of(1), None);
+        assert_eq!(parts.names_of(2001), None);
     }
 }

@@ -42,7 +42,7 @@ impl SpatialQuery<'_, '_> {
         grid.each_in_box(&at, |item| {
             let i = item.body();
             if !(item.aabb.overlaps(&at)
-                && filter.accepts(item, None, || ready.entity(i))
+                && filter.accepts(item, None, || ready.names(i))
                 && contains_point(&ready.bodies[i].shape, point))
             {
                 return true;
@@ -94,7 +94,7 @@ impl SpatialQuery<'_, '_> {
         grid.each_in_box(&area, |item| {
             let i = item.body();
             if !(item.aabb.overlaps(&area)
-                && filter.accepts(item, None, || ready.entity(i))
+                && filter.accepts(item, None, || ready.names(i))
                 && overlap(&placed, &ready.bodies[i].shape))
             {
                 return true;
@@ -145,7 +145,7 @@ impl SpatialQuery<'_, '_> {
             let i = item.body();
             // The item's box may be larger than the collider's: the collider's own decides.
             if !(item.aabb.overlaps(&area)
-                && filter.accepts(item, None, || ready.entity(i))
+                && filter.accepts(item, None, || ready.names(i))
                 && ready.bodies[i].shape.aabb().overlaps(&area))
             {
                 return true;
@@ -179,7 +179,7 @@ impl SpatialQuery<'_, '_> {
         grid.each_around(point, |item| {
             let i = item.body();
             if box_distance(&item.aabb, point) > bound(&best)
-                || !filter.accepts(item, None, || ready.entity(i))
+                || !filter.accepts(item, None, || ready.names(i))
             {
                 return bound(&best);
             }

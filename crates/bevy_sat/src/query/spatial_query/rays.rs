@@ -189,7 +189,7 @@ impl SpatialQuery<'_, '_> {
         grid.each_along(start, direction, max_distance, |item| {
             let i = item.body();
             if ray_meets_box(origin, direction, max_distance.min(done), &item.aabb)
-                && filter.accepts(item, also, || ready.entity(i))
+                && filter.accepts(item, also, || ready.names(i))
                 && let Some(hit) = cast_ray(
                     &ready.bodies[i].shape,
                     origin,

@@ -163,7 +163,7 @@ impl SpatialQuery<'_, '_> {
             };
             if enter > max_distance
                 || enter > done
-                || !filter.accepts(item, also, || ready.entity(i))
+                || !filter.accepts(item, also, || ready.names(i))
             {
                 return done;
             }

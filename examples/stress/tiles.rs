@@ -1,11 +1,12 @@
 //! `--tiles`: the tile-grid benchmark. A 1000 × 1000 `TileGrid` of 16-unit cells, about 30%
 //! solid in a cave-like pattern (random fill smoothed by a cellular automaton, from the seed).
 //! Prints, one line each: the time to fill the grid, the first step (which merges every chunk)
-//! and the number of pieces; the cost of one `set` (the median of steps
+//! and the number of pieces; the cost of one `set` (with the grid alone, the median of steps
 //! after toggling one cell less the median of steps without, interleaved); and the median step
 //! with `--bodies` Weak bodies walking through the caves against the same bodies walking on a
-//! floor of 4 plain boxes; then, like for like, the same bodies walking on the bottom row of
-//! the same grid (the rows just above it emptied) against the boxes again.
+//! floor of 4 plain boxes, and, like for like, against the same bodies among the grid's pieces
+//! spawned as plain Mighty boxes; then the same bodies walking on the bottom row of the same
+//! grid (the rows just above it emptied) against the floor of boxes again.
 
 use std::time::Instant;
 
@@ -26,10 +27,7 @@ pub fn run(options: &Options) {
     let filled = solid.iter().filter(|&&s| s).count() as f64 / solid.len() as f64;
 
     let start = Instant::now();
-    let mut grid = TileGrid::new(UVec2::splat(SIDE), Vec2::splat(CELL));
-    for (i, _) in solid.iter().enumerate().filter(|(_, s)| **s) {
-        grid.set(cell_of(i), Tile::Solid);
-    }
+    let grid = filled_grid(&solid);
     let fill_ms = start.elapsed().as_secs_f64() * 1000.0;
 
     // The grid scene: the grid, bodies in open cells.
@@ -52,32 +50,42 @@ pub fn run(options: &Options) {
         app.update();
     }
 
-    // One `set`: steps after toggling a cell (in turn a solid and an empty one, each toggled
-    // back the next time), interleaved with steps without.
+    // One `set`, timed with the grid alone (no bodies: a step is then little more than the
+    // rebuild of the chunks around the cell): steps after toggling a random cell, interleaved
+    // with steps without.
+    let mut lone = app_with(options);
+    let lone_grid = lone
+        .world_mut()
+        .spawn((filled_grid(&solid), Transform::IDENTITY))
+        .id();
+    harness::warm_up(&mut lone, options.warmup);
     let (mut with_set, mut without) = (Vec::new(), Vec::new());
     let mut rng = XorShift::new(options.seed ^ 0x5e7);
-    for round in 0..options.steps {
+    for round in 0..options.steps.max(200) {
         let start = Instant::now();
         if round % 2 == 0 {
             let cell = cell_of(rng.int(0, SIDE * SIDE - 1) as usize);
-            let mut grid = app.world_mut().get_mut::<TileGrid>(grid_entity).unwrap();
+            let Some(mut grid) = lone.world_mut().get_mut::<TileGrid>(lone_grid) else {
+                break;
+            };
             let flipped = match grid.get(cell) {
                 Tile::Empty => Tile::Solid,
                 _ => Tile::Empty,
             };
             grid.set(cell, flipped);
-            app.update();
+            lone.update();
             with_set.push(start.elapsed().as_secs_f64() * 1000.0);
         } else {
-            app.update();
+            lone.update();
             without.push(start.elapsed().as_secs_f64() * 1000.0);
         }
     }
+    drop(lone);
     let (set_step, _) = median_and_mean(&mut with_set);
-    let (grid_step, _) = median_and_mean(&mut without);
+    let (lone_step, _) = median_and_mean(&mut without);
     println!(
-        "tiles: one set {:.1} µs (step with a set {set_step:.3} ms, without {grid_step:.3} ms)",
-        (set_step - grid_step) * 1000.0
+        "tiles: one set {:.1} µs (the grid alone: step with a set {set_step:.4} ms, without {lone_step:.4} ms)",
+        (set_step - lone_step) * 1000.0
     );
 
     // The same bodies on a floor of plain boxes.
@@ -103,7 +111,36 @@ pub fn run(options: &Options) {
         options.bodies,
         grid_step / box_step
     );
-    drop(app);
+
+    // Like for like in the caves: the same bodies among the grid's pieces spawned as plain
+    // Mighty boxes, one entity per piece.
+    let mut plain = app_with(options);
+    if let Some(pieces) = app.world().get::<TilePieces>(grid_entity) {
+        for piece in pieces.iter() {
+            let (first, last) = piece.cells();
+            let size = (last + UVec2::ONE - first).as_vec2() * CELL;
+            let centre = first.as_vec2() * CELL + size / 2.0;
+            let mut entity = plain.world_mut().spawn((
+                ConvexCollider::rectangle(size.x, size.y),
+                Mighty,
+                Transform::from_translation(centre.extend(0.0)),
+            ));
+            if piece.is_one_way() {
+                entity.insert(OneWayPlatform::default());
+            }
+        }
+    }
+    spawn_bodies(&mut plain, options, |rng| open_spot(rng, &solid));
+    let mut plain_times = harness::run(&mut plain, options.warmup, options.steps);
+    let (plain_step, _) = median_and_mean(&mut plain_times);
+    let mut grid_times = harness::time_steps(&mut app, options.steps);
+    let (grid_step, _) = median_and_mean(&mut grid_times);
+    println!(
+        "tiles: {} Weak bodies in the caves, median step over the grid {grid_step:.3} ms, over its {pieces} pieces as plain boxes {plain_step:.3} ms ({:.2}x)",
+        options.bodies,
+        grid_step / plain_step
+    );
+    drop((app, plain));
 
     // Like for like: the same bodies walking on the whole grid's bottom row (the rows above it
     // up to row 8 emptied), as they walk on the boxes.
@@ -172,16 +209,25 @@ fn open_spot(rng: &mut XorShift, solid: &[bool]) -> Vec2 {
     }
 }
 
+/// A grid whose cells are solid where `solid` says.
+fn filled_grid(solid: &[bool]) -> TileGrid {
+    let mut grid = TileGrid::new(UVec2::splat(SIDE), Vec2::splat(CELL));
+    for (i, _) in solid.iter().enumerate().filter(|(_, s)| **s) {
+        grid.set(cell_of(i), Tile::Solid);
+    }
+    grid
+}
+
 fn cell_of(i: usize) -> UVec2 {
     UVec2::new(i as u32 % SIDE, i as u32 / SIDE)
 }
 
-/// Caves: each cell solid with probability 0.42, then 4 rounds of "solid when at least 5 of
+/// Caves: each cell solid with probability 0.45, then 4 rounds of "solid when at least 5 of
 /// the 9 cells around it (itself included) are", the border always solid.
 fn cave(seed: u64) -> Vec<bool> {
     let side = SIDE as usize;
     let mut rng = XorShift::new(seed);
-    let mut cells: Vec<bool> = (0..side * side).map(|_| rng.unit() < 0.42).collect();
+    let mut cells: Vec<bool> = (0..side * side).map(|_| rng.unit() < 0.45).collect();
     let mut next = cells.clone();
     for _ in 0..4 {
         for y in 0..side {

@@ -8,18 +8,13 @@
 //! another child collider) lies flush along it, facing the opposite way, and covers it from
 //! end to end: an edge only partly covered stays a face where it is open.
 
-use bevy::prelude::*;
-use sat_core::{Aabb, ConvexPolygon, Shape};
+use sat_core::{Aabb, Shape};
+
+use super::seams::covered_faces;
 
 /// How far apart two edges may lie and still be flush, in world units, besides the round-off
 /// of their coordinates (see [`tolerance`]).
 const FLUSH: f32 = 1e-3;
-
-/// Two outward normals whose dot product is at most this face opposite ways.
-const OPPOSITE: f32 = -0.9999;
-
-/// The most edges of a part a mask holds (see `sat_core::CompoundPart::internal`).
-const MASKED_EDGES: usize = 16;
 
 /// A placed part of a folded body: its shape, its internal-edge mask, and its source (parts
 /// of one source never hide each other's faces: a compound collider hides none of its own).
@@ -45,74 +40,42 @@ pub(crate) fn mark_shared_faces(parts: &mut [FoldPart]) {
             let (Shape::Polygon(p), Shape::Polygon(q)) = (&parts[i].shape, &parts[j].shape) else {
                 continue;
             };
-            if !near(parts[i].shape.aabb(), parts[j].shape.aabb()) {
+            let (p_box, q_box) = (parts[i].shape.aabb(), parts[j].shape.aabb());
+            let tolerance = tolerance(p_box, q_box);
+            if !near(p_box, q_box, tolerance) {
                 continue;
             }
-            let (on_p, on_q) = shared_faces(p, q);
+            let (on_p, on_q) = covered_faces(p, q, tolerance);
             parts[i].internal |= on_p;
             parts[j].internal |= on_q;
         }
     }
 }
 
-/// The tolerance for edges of points around `a` and `b`: [`FLUSH`] and the round-off of
-/// coordinates of their size.
-fn tolerance(a: Vec2, b: Vec2) -> f32 {
-    let size = a.abs().max(b.abs()).max_element();
-    FLUSH + size * 8.0 * f32::EPSILON
+/// The tolerance for edges of two parts within boxes `p` and `q`: [`FLUSH`] and the round-off
+/// of coordinates of their size.
+fn tolerance(p: Aabb, q: Aabb) -> f32 {
+    let size = p
+        .min
+        .abs()
+        .max(p.max.abs())
+        .max(q.min.abs().max(q.max.abs()));
+    FLUSH + size.max_element() * 8.0 * f32::EPSILON
 }
 
-/// Whether two boxes come within the tolerance of each other.
-fn near(p: Aabb, q: Aabb) -> bool {
-    let slack = tolerance(p.min.abs().max(p.max.abs()), q.min.abs().max(q.max.abs()));
+/// Whether two boxes come within `slack` of each other.
+fn near(p: Aabb, q: Aabb, slack: f32) -> bool {
     p.min.x <= q.max.x + slack
         && q.min.x <= p.max.x + slack
         && p.min.y <= q.max.y + slack
         && q.min.y <= p.max.y + slack
 }
 
-/// The edges of `p` covered by an edge of `q`, and those of `q` covered by one of `p`, each
-/// flush with and facing the other.
-fn shared_faces(p: &ConvexPolygon, q: &ConvexPolygon) -> (u16, u16) {
-    let (mut on_p, mut on_q) = (0u16, 0u16);
-    let (pv, qv) = (p.vertices(), q.vertices());
-    for (i, &np) in p.normals().iter().enumerate().take(MASKED_EDGES) {
-        let (a, b) = (pv[i], pv[(i + 1) % pv.len()]);
-        for (j, &nq) in q.normals().iter().enumerate().take(MASKED_EDGES) {
-            if np.dot(nq) > OPPOSITE {
-                continue;
-            }
-            let (c, d) = (qv[j], qv[(j + 1) % qv.len()]);
-            let tol = tolerance(a, b).max(tolerance(c, d));
-            // Both of q's ends on p's edge's line.
-            if np.dot(c - a).abs() > tol || np.dot(d - a).abs() > tol {
-                continue;
-            }
-            // Along p's edge (from a, of length `len`), q's edge runs from `lo` to `hi`.
-            let len = a.distance(b);
-            let Some(t) = (b - a).try_normalize() else {
-                continue;
-            };
-            let (s, e) = (t.dot(c - a), t.dot(d - a));
-            let (lo, hi) = (s.min(e), s.max(e));
-            if hi - lo <= tol || len <= tol || hi <= tol || lo >= len - tol {
-                continue; // no overlap along the edge
-            }
-            if lo <= tol && hi >= len - tol {
-                on_p |= 1 << i;
-            }
-            if lo >= -tol && hi <= len + tol {
-                on_q |= 1 << j;
-            }
-        }
-    }
-    (on_p, on_q)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use sat_core::Pose;
+    use bevy::prelude::Vec2;
+    use sat_core::{ConvexPolygon, Pose};
 
     fn square_at(x: f32, y: f32, size: f32) -> Shape {
         let pose = Pose::from_translation(Vec2::new(x, y));

@@ -16,6 +16,15 @@ pub(crate) fn mark_internal_faces(a: &mut Body, b: &mut Body, tolerance: f32) ->
     let (Shape::Polygon(pa), Shape::Polygon(pb)) = (&a.shape, &b.shape) else {
         return (0, 0);
     };
+    let (found_a, found_b) = covered_faces(pa, pb, tolerance);
+    a.internal |= found_a;
+    b.internal |= found_b;
+    (found_a, found_b)
+}
+
+/// The edges of `pa` that lie on an edge of `pb` facing them, within `tolerance`, and are
+/// entirely covered by it (bit `i`: edge `i`), and the same of `pb`.
+pub(crate) fn covered_faces(pa: &ConvexPolygon, pb: &ConvexPolygon, tolerance: f32) -> (u16, u16) {
     let (mut found_a, mut found_b) = (0u16, 0u16);
     for i in 0..pa.vertices().len() {
         for j in 0..pb.vertices().len() {
@@ -30,8 +39,6 @@ pub(crate) fn mark_internal_faces(a: &mut Body, b: &mut Body, tolerance: f32) ->
             }
         }
     }
-    a.internal |= found_a;
-    b.internal |= found_b;
     (found_a, found_b)
 }
 

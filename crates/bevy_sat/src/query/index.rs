@@ -148,7 +148,6 @@ impl Grid {
         let middle = self.sizes.len() / 2;
         let (_, &mut median, _) = self.sizes.select_nth_unstable_by(middle, f32::total_cmp);
         let cell = (median * CELL_PER_BODY).max(f32::MIN_POSITIVE.sqrt());
-        let large = LARGE_CELLS * cell;
         // One pass over the bodies: each one's item, to the level or list its size calls for.
         // Only bodies resolution may have pushed (and those with layers of their own, rare)
         // have their records read: the others' places are known from the broad phase's inputs.
@@ -172,17 +171,25 @@ impl Grid {
                     CollisionLayers::ALL
                 },
             };
-            let size = aabb.size().max_element();
-            if size <= cell && i as u32 <= INDEX {
-                self.fine.push(item);
-            } else if size <= large && i as u32 <= INDEX {
-                coarse_cell = coarse_cell.max(size);
-                self.coarse.push(item);
-            } else {
-                self.large.push(item);
-            }
+            self.file(item, i, cell, &mut coarse_cell);
         }
         self.fine.fill(cell);
         self.coarse.fill(coarse_cell);
+    }
+
+    /// Puts `item`, body `i`'s, in the level or list its box's size calls for with fine cells
+    /// of `cell`; `coarse_cell` grows to the largest box in the coarse level.
+    #[inline]
+    fn file(&mut self, item: Item, i: usize, cell: f32, coarse_cell: &mut f32) {
+        let size = item.aabb.size().max_element();
+        let indexed = i as u32 <= INDEX;
+        if size <= cell && indexed {
+            self.fine.push(item);
+        } else if size <= LARGE_CELLS * cell && indexed {
+            *coarse_cell = coarse_cell.max(size);
+            self.coarse.push(item);
+        } else {
+            self.large.push(item);
+        }
     }
 }

@@ -5,29 +5,14 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use sat_core::Aabb;
 
-use super::{Grid, Item, LARGE_CELLS};
+use super::{Grid, Item};
 use crate::components::CollisionLayers;
-
-/// A small xorshift generator: the same boxes on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * ((self.next() >> 40) as f32 / (1u64 << 24) as f32)
-    }
-}
+use crate::step::testing::xorshift::XorShift;
 
 /// 500 small boxes (sides 1–6), 60 medium (10–60) and 3 walls 2,000 long over a square 400
 /// wide, placed as `Grid::build` places them: the boxes and the grid.
 fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift::new(seed);
     let mut sizes = Vec::new();
     sizes.extend((0..500).map(|_| (1.0, 6.0)));
     sizes.extend((0..60).map(|_| (10.0, 60.0)));
@@ -59,15 +44,7 @@ fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
             key: i as u32,
             memberships: CollisionLayers::ALL,
         };
-        let size = aabb.size().max_element();
-        if size <= cell {
-            grid.fine.push(item);
-        } else if size <= LARGE_CELLS * cell {
-            coarse_cell = coarse_cell.max(size);
-            grid.coarse.push(item);
-        } else {
-            grid.large.push(item);
-        }
+        grid.file(item, i, cell, &mut coarse_cell);
     }
     grid.fine.fill(cell);
     grid.coarse.fill(coarse_cell);
@@ -96,14 +73,14 @@ fn meets(start: &Aabb, d: DVec2, reach: f64, still: &Aabb) -> Option<f64> {
 }
 
 /// A random path: a point or a box, any direction or one along an axis, any reach to 300.
-fn path(rng: &mut Rng) -> (Aabb, Vec2, f32) {
+fn path(rng: &mut XorShift) -> (Aabb, Vec2, f32) {
     let at = Vec2::new(rng.range(-260.0, 260.0), rng.range(-260.0, 260.0));
-    let half = if rng.next().is_multiple_of(2) {
+    let half = if rng.next_u64().is_multiple_of(2) {
         Vec2::ZERO
     } else {
         Vec2::new(rng.range(0.5, 20.0), rng.range(0.5, 20.0))
     };
-    let direction = match rng.next() % 6 {
+    let direction = match rng.next_u64() % 6 {
         0 => Vec2::X,
         1 => Vec2::NEG_Y,
         _ => Vec2::from_angle(rng.range(0.0, std::f32::consts::TAU)),
@@ -119,7 +96,7 @@ fn path(rng: &mut Rng) -> (Aabb, Vec2, f32) {
 fn a_walk_along_a_path_visits_every_box_it_meets_once() {
     for seed in 1..4 {
         let (boxes, grid) = boxes(seed);
-        let mut rng = Rng(seed * 77);
+        let mut rng = XorShift::new(seed * 77);
         for _ in 0..500 {
             let (start, direction, reach) = path(&mut rng);
             let mut seen = vec![0u32; boxes.len()];
@@ -142,7 +119,7 @@ fn a_walk_along_a_path_visits_every_box_it_meets_once() {
 #[test]
 fn a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it() {
     let (boxes, grid) = boxes(9);
-    let mut rng = Rng(4242);
+    let mut rng = XorShift::new(4242);
     let (mut visited, mut met) = (0, 0);
     for _ in 0..2000 {
         let (start, direction, reach) = path(&mut rng);

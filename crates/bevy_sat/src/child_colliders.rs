@@ -33,9 +33,16 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// body itself when that is its own collider), while its
 /// [`ContactFlags`](crate::ContactFlags) and what stands on it name the body. A face where
 /// two such parts (or a part and the body's own collider) meet flush, an edge of one covered
-/// from end to end by an edge of the other facing it, is internal: never a push axis. Such a part
-/// collides with its body's [`CollisionLayers`](crate::CollisionLayers), not its own (a
-/// warning says so once).
+/// from end to end by an edge of the other facing it, is internal: never a push axis.
+///
+/// A part with [`CollisionLayers`](crate::CollisionLayers) of its own meets what they allow,
+/// and nothing else: a Weak body whose solid foot meets only platforms stands on a platform on
+/// its foot and on the ground on its own collider, still pushed as one body (each other collider
+/// meets the compound of the parts it interacts with, their shared faces hidden among
+/// themselves). A solid part of a Weak body without layers of its own has its body's; the
+/// solid parts of one Weak body may have at most 4 different layers, the body's own included
+/// (a further part takes its body's, and a warning says so once). Spatial queries see the parts
+/// on the layers they consider, and name the body.
 ///
 /// The plugin keeps it up to date at the start of every step (removing the parent link,
 /// despawning the part or giving it a body kind of its own takes effect at the next step);

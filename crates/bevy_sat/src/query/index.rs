@@ -50,9 +50,11 @@ const SIZE_SAMPLE: usize = 1024;
 
 /// [`Item::key`]: the body is a sensor.
 const SENSOR: u32 = 1 << 31;
-/// [`Item::key`]: the bits of the body's index. (A body at a higher index, more than two
+/// [`Item::key`]: the body's parts have layers of their own (its record's `views`).
+const LAYERED: u32 = 1 << 30;
+/// [`Item::key`]: the bits of the body's index. (A body at a higher index, more than a
 /// billion bodies in, goes to the list of large bodies.)
-const INDEX: u32 = SENSOR - 1;
+const INDEX: u32 = LAYERED - 1;
 
 /// What a query needs of one body before reading its record: a box around it, its layers,
 /// whether it is a sensor, and its index among the step's bodies: 24 bytes, so that a walk
@@ -66,7 +68,7 @@ pub(crate) struct Item {
     /// little more than the round-off of a box test in `f32`, so that such a test never rejects
     /// what the exact tests (in `f64`) accept.
     pub aabb: Aabb,
-    /// The body's index, with the [`SENSOR`] flag.
+    /// The body's index, with the [`SENSOR`] and [`LAYERED`] flags.
     key: u32,
     /// Its [`CollisionLayers::memberships`].
     pub memberships: u32,
@@ -83,6 +85,13 @@ impl Item {
     #[inline]
     pub fn sensor(&self) -> bool {
         self.key & SENSOR != 0
+    }
+
+    /// Whether the body's parts have layers of their own: a query sees only those on the
+    /// layers it considers (see [`Body::shape_on`]).
+    #[inline]
+    pub fn layered(&self) -> bool {
+        self.key & LAYERED != 0
     }
 }
 
@@ -162,9 +171,10 @@ impl Grid {
             let reach = aabb.min.abs().max(aabb.max.abs()).max_element();
             let aabb = aabb.grown((reach + 1.0) * ROUND_OFF);
             let sensor = !input.pushable && !input.solid_mighty;
+            let layered = input.custom_layers && body.views.is_some();
             let item = Item {
                 aabb,
-                key: i as u32 | if sensor { SENSOR } else { 0 },
+                key: i as u32 | if sensor { SENSOR } else { 0 } | if layered { LAYERED } else { 0 },
                 memberships: if input.custom_layers {
                     body.layers.memberships
                 } else {

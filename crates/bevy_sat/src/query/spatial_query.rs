@@ -1,6 +1,7 @@
 //! [`SpatialQuery`]: rays, shape casts and point and area queries against the colliders as the
 //! last step placed them.
 
+use std::borrow::Cow;
 use std::sync::{PoisonError, RwLock, RwLockReadGuard};
 
 use bevy::ecs::change_detection::Tick;
@@ -8,7 +9,7 @@ use bevy::ecs::system::SystemParam;
 use bevy::prelude::*;
 use sat_core::{Aabb, Pose, Shape};
 
-use super::index::Grid;
+use super::index::{Grid, Item};
 use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
@@ -91,6 +92,19 @@ impl Ready<'_> {
         self.inputs
             .get(i)
             .map_or(Entity::PLACEHOLDER, |input| input.entity)
+    }
+
+    /// The shape of `item`'s body that a query considering the layers in `mask` sees: the
+    /// whole shape but for a body whose parts have layers of their own (`None`: no part is on
+    /// those layers).
+    #[inline]
+    fn shape(&self, item: &Item, mask: u32) -> Option<Cow<'_, Shape>> {
+        let body = self.bodies.get(item.body())?;
+        if item.layered() {
+            body.shape_on(mask)
+        } else {
+            Some(Cow::Borrowed(&body.shape))
+        }
     }
 
     /// The entity of body `i` and that of the body it is a part of (the same but for a child

@@ -1,9 +1,12 @@
 //! [`Body`]: one collider as the step sees it, the record every stage reads.
 
+use std::borrow::Cow;
+
 use bevy::prelude::*;
 use prefetch_index::prefetch_index;
 use sat_core::{Pose, Shape};
 
+use super::layer_views::LayerViews;
 use crate::components::{CollisionLayers, OneWayPlatform};
 
 /// How a body takes part in resolution.
@@ -70,6 +73,9 @@ pub(crate) struct Body {
     pub bottom: f32,
     /// The shape placed in the world at `position`.
     pub shape: Shape,
+    /// For a Weak body whose folded parts have layers of their own: which parts each other
+    /// collider meets (`layers` then holds the union of the parts' layers).
+    pub views: Option<Box<LayerViews>>,
 }
 
 /// The unit [`Body::lines`] counts in. Never built: only its size and alignment matter. (Not
@@ -103,6 +109,7 @@ impl Body {
             hidden: 0,
             bottom: shape.aabb().min.y,
             shape,
+            views: None,
         }
     }
 
@@ -129,11 +136,42 @@ impl Body {
         self.position - self.start
     }
 
-    /// The body's shape where it was at the start of the step.
-    pub fn start_shape(&self) -> Shape {
-        let mut shape = self.shape.clone();
-        shape.translate(-self.motion());
-        shape
+    /// The shape `other` meets: the whole shape, but for a body whose parts have layers of
+    /// their own ([`Body::views`]), the parts whose layers interact with `other`'s; `None`
+    /// when none does.
+    #[inline]
+    pub fn shape_against(&self, other: &Body) -> Option<Cow<'_, Shape>> {
+        match &self.views {
+            None => Some(Cow::Borrowed(&self.shape)),
+            Some(views) => views.shape(&self.shape, self.position, |layers| {
+                layers.interacts_with(&other.layers)
+            }),
+        }
+    }
+
+    /// [`Body::shape_against`] moved by `offset`.
+    pub fn shape_against_moved(&self, other: &Body, offset: Vec2) -> Option<Shape> {
+        let mut shape = self.shape_against(other)?.into_owned();
+        if offset != Vec2::ZERO {
+            shape.translate(offset);
+        }
+        Some(shape)
+    }
+
+    /// [`Body::shape_against`] where the body was at the start of the step.
+    pub fn start_shape_against(&self, other: &Body) -> Option<Shape> {
+        self.shape_against_moved(other, -self.motion())
+    }
+
+    /// The shape a query considering the layers in `mask` sees: the whole shape, but for a
+    /// body whose parts have layers of their own, its parts on those layers (`None`: none).
+    pub fn shape_on(&self, mask: u32) -> Option<Cow<'_, Shape>> {
+        match &self.views {
+            None => Some(Cow::Borrowed(&self.shape)),
+            Some(views) => views.shape(&self.shape, self.position, |layers| {
+                layers.memberships & mask != 0
+            }),
+        }
     }
 
     /// Whether the pair is pushed apart at all.
@@ -154,6 +192,59 @@ impl Body {
     /// Whether resolution may push this body: Weak and not a sensor.
     pub fn pushable(&self) -> bool {
         self.kind == Kind::Weak && !self.sensor
+    }
+}
+
+/// A body's shape moved by an offset, as each other body meets it (see
+/// [`Body::shape_against`]): moved once, when every part meets every body.
+pub(crate) struct MovedShape<'a> {
+    body: &'a Body,
+    offset: Vec2,
+    whole: Cow<'a, Shape>,
+}
+
+impl<'a> MovedShape<'a> {
+    /// `body`'s shape moved by `offset`.
+    pub fn new(body: &'a Body, offset: Vec2) -> Self {
+        let whole = if offset == Vec2::ZERO {
+            Cow::Borrowed(&body.shape)
+        } else {
+            let mut shape = body.shape.clone();
+            shape.translate(offset);
+            Cow::Owned(shape)
+        };
+        Self {
+            body,
+            offset,
+            whole,
+        }
+    }
+
+    /// The whole shape, moved.
+    pub fn whole(&self) -> &Shape {
+        &self.whole
+    }
+
+    /// The same moved on by `offset`.
+    pub fn moved(&self, offset: Vec2) -> Self {
+        let mut whole = self.whole.clone().into_owned();
+        whole.translate(offset);
+        Self {
+            body: self.body,
+            offset: self.offset + offset,
+            whole: Cow::Owned(whole),
+        }
+    }
+
+    /// The shape `other` meets (see [`Body::shape_against`]), moved.
+    pub fn against(&self, other: &Body) -> Option<Cow<'_, Shape>> {
+        match self.body.views {
+            None => Some(Cow::Borrowed(&self.whole)),
+            Some(_) => self
+                .body
+                .shape_against_moved(other, self.offset)
+                .map(Cow::Owned),
+        }
     }
 }
 

@@ -2,7 +2,8 @@
 //! every entity's own body, each body with child colliders gets them:
 //!
 //! - the solid parts of a Weak body are folded into its shape, a compound of its own collider
-//!   and theirs, so that resolution moves it as one and pushes it by its deepest part;
+//!   and theirs, so that resolution moves it as one and pushes it by its deepest part (parts
+//!   with layers of their own each meet only what those allow: see `layer_views`);
 //! - every other part (a sensor, or a part of a Mighty body) is a step body of its own, named
 //!   by its entity, placed where its body puts it and moving with it, appended after the
 //!   entities' own bodies. A sensor riding on a Weak body is moved along with it after
@@ -18,6 +19,7 @@ use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
 use super::fold_seams::{FoldPart, mark_shared_faces};
+use super::layer_views::{LayerViews, MAX_GROUPS};
 use super::pair::Seen;
 use super::part_names::FoldedParts;
 use crate::child_colliders::{BodyColliders, MAX_DEPTH};
@@ -45,8 +47,9 @@ pub(crate) struct ChildState {
     /// colliders): filled only in a step with child colliders, and then only as far as the
     /// entities' bodies go (see [`ChildState::owner`]).
     owners: Vec<Entity>,
-    /// The parts of the Weak body being folded, placed, with their entities (scratch).
-    folded: Vec<(Entity, Shape)>,
+    /// The parts of the Weak body being folded, placed, with their entities and their own
+    /// layers (scratch).
+    folded: Vec<(Entity, Shape, Option<CollisionLayers>)>,
     /// The same parts flattened into convex pieces while their shared faces are found
     /// (scratch).
     fold_parts: Vec<FoldPart>,
@@ -86,14 +89,15 @@ impl ChildState {
         self.bodies.push((entity, index as u32));
     }
 
-    /// Warns once that the solid part `part` of a Weak body has layers of its own, which it
-    /// does not use.
+    /// Warns once that the solid part `part` of a Weak body has layers of its own that it
+    /// does not use: its body's parts have too many different ones.
     #[cold]
     fn warn_layers(&mut self, part: Entity) {
         if self.warned.insert(part) {
             warn!(
-                "the child collider {part} is a solid part of a Weak body: it collides with its \
-                 body's CollisionLayers, not its own (a sensor part keeps its own)"
+                "the child collider {part} collides with its body's CollisionLayers, not its \
+                 own: the solid parts of a Weak body may have at most {MAX_GROUPS} different \
+                 CollisionLayers, its body's own included"
             );
         }
     }
@@ -180,7 +184,7 @@ fn place_parts_of(
             continue;
         };
         let owner = &state.bodies[index];
-        let (motion, velocity, owner_layers) = (owner.motion(), owner.velocity, owner.layers);
+        let (motion, velocity) = (owner.motion(), owner.velocity);
         // The body where prepare placed it (after carrying), as a transform.
         let mut placed = *transform;
         placed.translation = owner.position.extend(transform.translation.z);
@@ -211,10 +215,7 @@ fn place_parts_of(
                 }
             };
             if kind == Kind::Weak && !sensor {
-                if layers.is_some_and(|l| *l != owner_layers) {
-                    children.warn_layers(part);
-                }
-                children.folded.push((part, shape));
+                children.folded.push((part, shape, layers.copied()));
                 continue;
             }
             let aabb = shape.aabb();
@@ -262,7 +263,7 @@ fn fold(
     children: &mut ChildState,
     margin: f32,
 ) {
-    let entity = state.bodies[index].entity;
+    let (entity, owner_layers) = (state.bodies[index].entity, state.bodies[index].layers);
     let own = match collider.shape().transformed(pose) {
         Ok(shape) => shape,
         Err(_) => return, // prepare placed it by the same pose: it can be placed
@@ -272,10 +273,35 @@ fn fold(
     let mut parts = std::mem::take(&mut children.fold_parts);
     let mut names = std::mem::take(&mut children.fold_names);
     names.clear();
+    // Each part's group of layers (see `layer_views`): the body's own collider and the parts
+    // without layers of their own are in group 0.
+    let mut groups = vec![owner_layers];
+    let mut part_groups = Vec::new();
     flatten_into(&mut parts, &mut names, own, entity, 0);
-    for (k, (part, shape)) in children.folded.drain(..).enumerate() {
+    part_groups.resize(parts.len(), 0u8);
+    let mut folded = std::mem::take(&mut children.folded);
+    for (k, (part, shape, layers)) in folded.drain(..).enumerate() {
+        let group = match layers {
+            None => 0,
+            Some(layers) => match groups.iter().position(|g| *g == layers) {
+                Some(g) => g,
+                None if groups.len() < MAX_GROUPS => {
+                    groups.push(layers);
+                    groups.len() - 1
+                }
+                None => {
+                    children.warn_layers(part);
+                    0
+                }
+            },
+        };
         flatten_into(&mut parts, &mut names, shape, part, k as u32 + 1);
+        part_groups.resize(parts.len(), group as u8);
     }
+    children.folded = folded;
+    let views = (groups.len() > 1)
+        .then(|| LayerViews::new(groups, &parts, part_groups, pose.translation))
+        .flatten();
     mark_shared_faces(&mut parts);
     let compound = Compound::new(
         parts
@@ -294,6 +320,10 @@ fn fold(
     children.fold_names = names;
     let body = &mut state.bodies[index];
     body.shape = Shape::Compound(compound);
+    if let Some(views) = views {
+        body.layers = views.union();
+        body.views = Some(Box::new(views));
+    }
     let aabb = body.shape.aabb();
     body.size = aabb.size().min_element();
     body.bottom = aabb.min.y;
@@ -384,7 +414,12 @@ pub(crate) fn follow_bodies(mut state: ResMut<StepState>) {
         if !(children.moved[a] || children.moved[b]) {
             continue;
         }
-        pair.seen = match collide_within(&bodies[a].shape, &bodies[b].shape, margin) {
+        let (a, b) = (&bodies[a], &bodies[b]);
+        let contact = match (a.shape_against(b), b.shape_against(a)) {
+            (Some(shape_a), Some(shape_b)) => collide_within(&*shape_a, &*shape_b, margin),
+            _ => None,
+        };
+        pair.seen = match contact {
             Some(contact) if contact.depth >= -margin => Seen::Touching(contact),
             _ => Seen::Near,
         };

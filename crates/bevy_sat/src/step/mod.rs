@@ -21,6 +21,7 @@ pub(crate) mod body;
 pub(crate) mod broad;
 pub(crate) mod children;
 pub(crate) mod fold_seams;
+pub(crate) mod layer_views;
 pub(crate) mod moves;
 pub(crate) mod narrow;
 pub(crate) mod one_way;

@@ -156,6 +156,12 @@ impl Moves {
         shape
     }
 
+    /// [`Moves::shape_now`] as body `other` meets it (see
+    /// [`Body::shape_against`]): `None` when no part of `i` meets `other`.
+    pub fn shape_now_against(&self, bodies: &[Body], i: usize, other: usize) -> Option<Shape> {
+        bodies[i].shape_against_moved(&bodies[other], self.moved[i].pending)
+    }
+
     /// The bottom of body `i`'s bounding box where resolution has moved it.
     pub fn bottom(&self, bodies: &[Body], i: usize) -> f32 {
         bodies[i].bottom + self.moved[i].pending.y
@@ -315,11 +321,17 @@ impl Moves {
         let entry = &self.recomputed[k];
         if entry.step != self.step || entry.versions != versions || margin != self.margin {
             let (i, j) = pair.bodies();
-            let (a, b) = (self.shape_now(bodies, i), self.shape_now(bodies, j));
+            let contact = match (
+                self.shape_now_against(bodies, i, j),
+                self.shape_now_against(bodies, j, i),
+            ) {
+                (Some(a), Some(b)) => collide_within(&a, &b, margin),
+                _ => None,
+            };
             self.recomputed[k] = Recomputed {
                 step: self.step,
                 versions,
-                contact: collide_within(&a, &b, margin),
+                contact,
             };
         }
         self.recomputed[k].contact

@@ -40,13 +40,21 @@ pub(crate) fn test_pair(
         (b, a)
     };
     let (body_a, body_b) = (&bodies[a], &bodies[b]);
+    // Each as the other meets it (a body whose parts have layers of their own may show only
+    // some of them, or none).
+    let (shape_a, shape_b) = (body_a.shape_against(body_b)?, body_b.shape_against(body_a)?);
     let relative = body_a.motion() - body_b.motion();
     let limit = settings.sweep_fraction * body_a.size.min(body_b.size);
     let margin = settings.margin;
     let hit = if relative.length_squared() > limit * limit {
         // A pair touching at the start counts too when it moves into itself: a fast wall
         // pushing a box it already touches must not pass through it.
-        sweep(&body_a.start_shape(), &body_b.start_shape(), relative)
+        let start = |shape: &Shape, body: &Body| {
+            let mut shape = shape.clone();
+            shape.translate(-body.motion());
+            shape
+        };
+        sweep(&start(&shape_a, body_a), &start(&shape_b, body_b), relative)
             .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
     } else {
         None
@@ -59,7 +67,7 @@ pub(crate) fn test_pair(
     };
     // What was seen at the end, and the hit during the step unless the contact at the end
     // already holds it (the same axis); neither: the pair is dropped.
-    let (seen, hit) = match near_contact(&body_a.shape, &body_b.shape, margin, reach) {
+    let (seen, hit) = match near_contact(&shape_a, &shape_b, margin, reach) {
         Some(Seen::Touching(c)) => (
             Seen::Touching(c),
             hit.filter(|hit| c.normal.dot(hit.normal) < SAME_AXIS_COS),

@@ -23,11 +23,13 @@ const THROUGH_SIDE_COS: f32 = core::f32::consts::FRAC_1_SQRT_2;
 /// the start of the step, if any.
 pub(crate) fn solid_side_at_start(w: &Body, m: &Body, margin: f32) -> Option<Vec2> {
     let one_way = m.one_way?;
+    // The parts of `w` that meet `m` (see `Body::shape_against`).
+    let w_shape = w.shape_against(m)?;
     // Both shapes projected where they started, without copying them there.
     let (w_back, m_back) = (-w.motion(), -m.motion());
     one_way.solid_directions().find_map(|local| {
         let side = m.rotation.rotate(local);
-        let (w_min, _) = w.shape.as_shape().project_moved(side, w_back);
+        let (w_min, _) = w_shape.as_shape().project_moved(side, w_back);
         let (_, m_max) = m.shape.as_shape().project_moved(side, m_back);
         (w_min >= m_max - margin).then_some(side)
     })
@@ -66,11 +68,14 @@ pub(crate) fn hit_direction(
 /// Whether `w` is now above a one-way platform `m` that is solid from above: what floor
 /// snapping may pull it down onto.
 pub(crate) fn is_above_top(w: &Body, m: &Body, settings: &StepSettings) -> bool {
+    let Some(w_shape) = w.shape_against(m) else {
+        return false;
+    };
     m.one_way.is_some_and(|one_way| {
         one_way.solid_directions().any(|local| {
             let side = m.rotation.rotate(local);
             settings.is_floor(side)
-                && w.shape.as_shape().project(side).0
+                && w_shape.as_shape().project(side).0
                     >= m.shape.as_shape().project(side).1 - settings.margin
         })
     })

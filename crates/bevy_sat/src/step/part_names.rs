@@ -67,19 +67,29 @@ impl FoldedParts {
         self.names.get(start as usize..end as usize)
     }
 
-    /// The entity that names body `index` against `other`: the entity of its part deepest in
-    /// `other` (within `margin`), if it has folded parts and one touches.
-    fn deepest(&self, index: usize, other: &Shape, bodies: &[Body], margin: f32) -> Option<Entity> {
+    /// The entity that names body `index` against body `other`: the entity of its part
+    /// deepest in `other` (within `margin`) of those that meet it, if it has folded parts and
+    /// one touches.
+    fn deepest(&self, index: usize, other: usize, bodies: &[Body], margin: f32) -> Option<Entity> {
         let names = self.names_of(index)?;
-        let Shape::Compound(compound) = &bodies[index].shape else {
+        let (body, other) = (&bodies[index], &bodies[other]);
+        let Shape::Compound(compound) = &body.shape else {
             return None;
         };
         if compound.parts().len() != names.len() {
             return None;
         }
+        let other_shape = other.shape_against(body)?;
         let mut deepest: Option<(f32, Entity)> = None;
-        for (part, &name) in compound.parts().iter().zip(names) {
-            let Some(contact) = collide_within(&part.shape, other, margin) else {
+        for (k, (part, &name)) in compound.parts().iter().zip(names).enumerate() {
+            if body
+                .views
+                .as_ref()
+                .is_some_and(|views| !views.part_meets(k, &other.layers))
+            {
+                continue;
+            }
+            let Some(contact) = collide_within(&part.shape, &*other_shape, margin) else {
                 continue;
             };
             if contact.depth >= -margin && deepest.is_none_or(|(depth, _)| contact.depth > depth) {
@@ -100,8 +110,8 @@ impl FoldedParts {
         margin: f32,
     ) -> (Entity, Entity) {
         let (a, b) = pair.bodies();
-        let name_a = self.deepest(a, &bodies[b].shape, bodies, margin);
-        let name_b = self.deepest(b, &bodies[a].shape, bodies, margin);
+        let name_a = self.deepest(a, b, bodies, margin);
+        let name_b = self.deepest(b, a, bodies, margin);
         let names = (
             name_a.unwrap_or(pair.entities.0),
             name_b.unwrap_or(pair.entities.1),

@@ -43,7 +43,9 @@ impl SpatialQuery<'_, '_> {
             let i = item.body();
             if !(item.aabb.overlaps(&at)
                 && filter.accepts(item, None, || ready.names(i))
-                && contains_point(&ready.bodies[i].shape, point))
+                && ready
+                    .shape(item, filter.mask)
+                    .is_some_and(|shape| contains_point(&*shape, point)))
             {
                 return true;
             }
@@ -95,7 +97,9 @@ impl SpatialQuery<'_, '_> {
             let i = item.body();
             if !(item.aabb.overlaps(&area)
                 && filter.accepts(item, None, || ready.names(i))
-                && overlap(&placed, &ready.bodies[i].shape))
+                && ready
+                    .shape(item, filter.mask)
+                    .is_some_and(|shape| overlap(&placed, &*shape)))
             {
                 return true;
             }
@@ -146,7 +150,9 @@ impl SpatialQuery<'_, '_> {
             // The item's box may be larger than the collider's: the collider's own decides.
             if !(item.aabb.overlaps(&area)
                 && filter.accepts(item, None, || ready.names(i))
-                && ready.bodies[i].shape.aabb().overlaps(&area))
+                && ready
+                    .shape(item, filter.mask)
+                    .is_some_and(|shape| shape.aabb().overlaps(&area)))
             {
                 return true;
             }
@@ -183,7 +189,10 @@ impl SpatialQuery<'_, '_> {
             {
                 return bound(&best);
             }
-            let Some(found) = project_point(&ready.bodies[i].shape, point) else {
+            let Some(found) = ready
+                .shape(item, filter.mask)
+                .and_then(|shape| project_point(&*shape, point))
+            else {
                 return bound(&best);
             };
             let (distance, at) = if found.is_inside && solid {

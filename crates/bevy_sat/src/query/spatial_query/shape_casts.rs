@@ -50,7 +50,8 @@ impl SpatialQuery<'_, '_> {
             best.offer(hit)
         });
         // Where they touch, for the nearest hit only.
-        best.0.map(|c| c.finish(&placed, &self.state.bodies))
+        best.0
+            .map(|c| c.finish(&placed, &self.state.bodies, filter.mask))
     }
 
     /// Every collider `shape` touches along the cast of [`SpatialQuery::cast_shape`], up to
@@ -131,7 +132,7 @@ impl SpatialQuery<'_, '_> {
         };
         let bodies = &self.state.bodies;
         self.shape_walk(&placed, direction, max_distance, filter, also, |hit| {
-            nearest.offer(hit.finish(&placed, bodies))
+            nearest.offer(hit.finish(&placed, bodies, filter.mask))
         });
     }
 
@@ -169,7 +170,10 @@ impl SpatialQuery<'_, '_> {
             }
             let reach = exit.min(max_distance).max(0.0);
             let motion = direction * reach;
-            if let Some(hit) = sweep(placed, &ready.bodies[i].shape, motion) {
+            let Some(shape) = ready.shape(item, filter.mask) else {
+                return done;
+            };
+            if let Some(hit) = sweep(placed, &*shape, motion) {
                 let distance = (hit.toi * reach).min(max_distance);
                 let entity = ready.entity(i);
                 if distance <= done && self.alive(entity) {
@@ -221,11 +225,15 @@ impl Ranked for Candidate {
 }
 
 impl Candidate {
-    /// The hit, with where `placed` touches the body.
-    fn finish(&self, placed: &Shape, bodies: &[Body]) -> ShapeHitData {
+    /// The hit, with where `placed` touches the body (as a query on the layers in `mask` sees
+    /// it).
+    fn finish(&self, placed: &Shape, bodies: &[Body], mask: u32) -> ShapeHitData {
         let point = self.point.unwrap_or_else(|| {
-            bodies.get(self.body as usize).map_or(Vec2::NAN, |body| {
-                self.hit.point(placed, &body.shape, self.motion)
+            let shape = bodies
+                .get(self.body as usize)
+                .and_then(|b| b.shape_on(mask));
+            shape.map_or(Vec2::NAN, |shape| {
+                self.hit.point(placed, &*shape, self.motion)
             })
         });
         ShapeHitData {

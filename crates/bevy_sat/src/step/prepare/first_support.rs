@@ -58,7 +58,6 @@ pub(super) fn find_first_supports(
             if !body.pushable() || body.support.is_some() {
                 continue;
             }
-            let start = body.start_shape();
             let mut best: Option<(f32, Entity)> = None;
             for &c in &prepare.moving[from..to] {
                 let support = &bodies[c];
@@ -69,7 +68,13 @@ pub(super) fn find_first_supports(
                 {
                     continue;
                 }
-                let Some(contact) = collide_within(&start, &support.start_shape(), margin) else {
+                let (Some(start), Some(support_start)) = (
+                    body.start_shape_against(support),
+                    support.start_shape_against(body),
+                ) else {
+                    continue;
+                };
+                let Some(contact) = collide_within(&start, &support_start, margin) else {
                     continue;
                 };
                 // The normal points from the body into its support: the body is pushed out

@@ -5,12 +5,12 @@
 //! body, found by sweeping its shape through the Mighty bodies near it.
 
 use bevy::prelude::*;
-use sat_core::{Aabb, Hit, Shape, sweep};
+use sat_core::{Aabb, Hit, sweep};
 
 use super::mighty_index::MightyIndex;
 use super::{Resolution, corner, floating, step_up};
 use crate::config::StepSettings;
-use crate::step::body::Body;
+use crate::step::body::{Body, MovedShape};
 use crate::step::broad::MightyBoxes;
 use crate::step::moves::Moves;
 use crate::step::one_way::is_passing;
@@ -52,6 +52,7 @@ impl Character {
                 && m.shape.aabb().overlaps(&area)
                 && body.resolves_with(m)
                 && body.layers.interacts_with(&m.layers)
+                && body.shape_against(m).is_some()
                 && !is_passing(body, m, margin)
             {
                 near.push(b.body);
@@ -65,14 +66,15 @@ impl Character {
     pub(super) fn cast(
         &self,
         bodies: &[Body],
-        shape: &Shape,
+        shape: &MovedShape,
         motion: Vec2,
         margin: f32,
     ) -> Option<Hit> {
         let direction = motion.try_normalize()?;
         let start = margin / motion.length();
         let hits = self.near.iter().filter_map(|&m| {
-            let hit = sweep(shape, &bodies[m as usize].shape, motion)?;
+            let m = &bodies[m as usize];
+            let hit = sweep(&*shape.against(m)?, &m.shape, motion)?;
             let sliding = hit.toi <= start && hit.normal.dot(direction) <= SLIDING_COS;
             (!sliding).then_some(hit)
         });
@@ -81,9 +83,10 @@ impl Character {
 
     /// The deepest overlap of `shape` with the bodies [`Character::gather`] listed (negative:
     /// apart from all of them; `f32::MIN` when there are none).
-    pub(super) fn deepest(&self, bodies: &[Body], shape: &Shape, margin: f32) -> f32 {
+    pub(super) fn deepest(&self, bodies: &[Body], shape: &MovedShape, margin: f32) -> f32 {
         let depths = self.near.iter().filter_map(|&m| {
-            sat_core::collide_within(shape, &bodies[m as usize].shape, margin).map(|c| c.depth)
+            let m = &bodies[m as usize];
+            sat_core::collide_within(&*shape.against(m)?, &m.shape, margin).map(|c| c.depth)
         });
         depths.fold(f32::MIN, f32::max)
     }

@@ -6,7 +6,7 @@ use bevy::prelude::*;
 use sat_core::exit_distance;
 
 use super::character::{Character, Nearby};
-use crate::step::body::Body;
+use crate::step::body::{Body, MovedShape};
 use crate::step::moves::Moves;
 
 /// Weak body `i`, which moved up by `own` this step (its velocity, as prepare integrated it,
@@ -27,21 +27,20 @@ pub(super) fn correct(
     let body = &bodies[i];
     let pushed = moves.offset(i);
     // Where its own motion took it, and where it started from.
-    let mut reached = body.shape.clone();
-    reached.translate(-pushed);
-    let mut start = reached.clone();
-    start.translate(-own);
+    let reached = MovedShape::new(body, -pushed);
+    let start = reached.moved(-own);
     let area = start
+        .whole()
         .aabb()
-        .union(&reached.aabb())
+        .union(&reached.whole().aabb())
         .grown(limit + settings.margin);
     character.gather(bodies, nearby, i, area);
     // Per side, how far it must move that way to clear every Mighty body it is in there.
     let clear_by = |side: Vec2| {
-        let exits = character
-            .near
-            .iter()
-            .map(|&m| exit_distance(&reached, &bodies[m as usize].shape, side).unwrap_or(0.0));
+        let exits = character.near.iter().filter_map(|&m| {
+            let m = &bodies[m as usize];
+            Some(exit_distance(&*reached.against(m)?, &m.shape, side).unwrap_or(0.0))
+        });
         exits.fold(0.0f32, f32::max)
     };
     let (left, right) = (clear_by(Vec2::NEG_X), clear_by(Vec2::X));
@@ -56,9 +55,8 @@ pub(super) fn correct(
     // Half the slop further: a body moving up right beside a corner it just touches would
     // graze it.
     let nudge = side * (distance + 0.5 * settings.slop);
-    let mut nudged = reached;
-    nudged.translate(nudge);
-    start.translate(nudge);
+    let nudged = reached.moved(nudge);
+    let start = start.moved(nudge);
     let blocked = character
         .cast(bodies, &start, own, settings.margin)
         .is_some_and(|h| h.toi < 1.0);

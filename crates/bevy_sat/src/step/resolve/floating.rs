@@ -7,7 +7,7 @@
 use bevy::prelude::*;
 
 use super::character::{Character, Nearby};
-use crate::step::body::Body;
+use crate::step::body::{Body, MovedShape};
 use crate::step::moves::Moves;
 
 /// How close to straight into a surface (the cosine of the angle, 15°) a floating body's
@@ -62,7 +62,12 @@ pub(super) fn slide_on(
     let area = body.shape.aabb().grown(s + nearby.settings.margin);
     character.gather(bodies, nearby, i, area);
     let toi = character
-        .cast(bodies, &body.shape, motion, nearby.settings.margin)
+        .cast(
+            bodies,
+            &MovedShape::new(body, Vec2::ZERO),
+            motion,
+            nearby.settings.margin,
+        )
         .map_or(1.0, |hit| hit.toi);
     moves.shift(i, motion * toi);
     moves.apply(i, &mut bodies[i]);

@@ -171,9 +171,17 @@ pub(super) fn pair_constraint(
     settings: &StepSettings,
 ) -> (usize, Option<Constraint>) {
     let (w, m, contact) = weak_side(bodies, pairs, k, moves, settings);
-    let w_shape = || moves.shape_now(bodies, w);
+    let w_shape = || shape_now_against(moves, bodies, w, m);
     let found = contact.and_then(|c| constraint(&bodies[w], w_shape, &bodies[m], c, settings));
     (w, found)
+}
+
+/// Weak body `w`'s shape where resolution has moved it, as Mighty body `m` meets it (its whole
+/// shape if no part does: such a pair is never found, this only keeps the question answered).
+pub(super) fn shape_now_against(moves: &Moves, bodies: &[Body], w: usize, m: usize) -> Shape {
+    moves
+        .shape_now_against(bodies, w, m)
+        .unwrap_or_else(|| moves.shape_now(bodies, w))
 }
 
 /// Mighty–Weak pair `k` as its Weak body sees it: the Weak body's index, the Mighty one's, and
@@ -206,7 +214,7 @@ fn mighty_weak_push(
     settings: &StepSettings,
 ) -> (usize, Entity, Option<Push>) {
     let (w, m, contact) = weak_side(bodies, pairs, k, moves, settings);
-    let w_shape = || moves.shape_now(bodies, w);
+    let w_shape = || shape_now_against(moves, bodies, w, m);
     let pair = &pairs[k];
     let kind = (pair.one_way, moves.is_floating(w));
     let push =

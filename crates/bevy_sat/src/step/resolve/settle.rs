@@ -270,7 +270,7 @@ fn measure(
     match source {
         Source::Pair(k) => pair_constraint(bodies, pairs, k as usize, moves, settings).1,
         Source::Body(m) => {
-            let w_shape = moves.shape_now(bodies, w);
+            let w_shape = moves.shape_now_against(bodies, w, m as usize)?;
             let (body, mighty) = (&bodies[w], &bodies[m as usize]);
             let c = collide_within(&w_shape, &mighty.shape, settings.margin)?;
             let contact = Overlap {
@@ -323,6 +323,7 @@ fn scan_mighty(
             || !mighty.shape.aabb().overlaps(&aabb)
             || !body.resolves_with(mighty)
             || !body.layers.interacts_with(&mighty.layers)
+            || body.shape_against(mighty).is_none()
             || is_passing(body, mighty, settings.margin)
         {
             return;

@@ -52,7 +52,12 @@ pub(super) fn snap_to_floor(
             {
                 continue;
             }
-            let Some(hit) = sweep(&body.shape, &other.shape, drop) else {
+            let (Some(shape), Some(other_shape)) =
+                (body.shape_against(other), other.shape_against(body))
+            else {
+                continue;
+            };
+            let Some(hit) = sweep(&*shape, &*other_shape, drop) else {
                 continue;
             };
             // Whatever the way down meets first decides: a floor is snapped onto, anything

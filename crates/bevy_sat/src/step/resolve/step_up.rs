@@ -8,7 +8,7 @@
 use bevy::prelude::*;
 
 use super::character::{Character, Nearby};
-use crate::step::body::Body;
+use crate::step::body::{Body, MovedShape};
 use crate::step::moves::Moves;
 
 /// Weak body `i`, which stood on a floor and was pushed back against its own horizontal
@@ -31,8 +31,8 @@ pub(super) fn step_up(
     // (The margin over the step height: a body resting a round-off into its floor still
     // clears a ledge exactly as tall as the step height.)
     let height = settings.step_height + settings.margin;
-    let shape = body.shape.clone();
-    let mut area = shape.aabb();
+    let shape = MovedShape::new(body, Vec2::ZERO);
+    let mut area = shape.whole().aabb();
     area.max.y += height;
     area.min.x = area.min.x.min(area.min.x + across.x);
     area.max.x = area.max.x.max(area.max.x + across.x);
@@ -43,8 +43,7 @@ pub(super) fn step_up(
         * character
             .cast(bodies, &shape, up, settings.margin)
             .map_or(1.0, |h| h.toi);
-    let mut raised = shape.clone();
-    raised.translate(Vec2::Y * rise);
+    let raised = shape.moved(Vec2::Y * rise);
     // Across, all the way.
     if character
         .cast(bodies, &raised, across, settings.margin)
@@ -52,7 +51,7 @@ pub(super) fn step_up(
     {
         return;
     }
-    raised.translate(across);
+    let raised = raised.moved(across);
     // Down onto a floor higher than where it stood.
     let down = Vec2::NEG_Y * rise;
     let Some(landing) = character.cast(bodies, &raised, down, settings.margin) else {
@@ -63,8 +62,7 @@ pub(super) fn step_up(
         return;
     }
     let offset = across + Vec2::Y * lift;
-    let mut landed = shape;
-    landed.translate(offset);
+    let landed = shape.moved(offset);
     if character.deepest(bodies, &landed, settings.margin) > settings.slop {
         return;
     }

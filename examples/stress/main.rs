@@ -21,7 +21,8 @@
 //! compound body costs against the single shape it replaces. `--children` splits the same
 //! boxes instead into a body of the left half with the right half a child collider below it
 //! (its own entity, folded into its body's shape every step), to measure what a child
-//! collider costs.
+//! collider costs. `--child-layers` gives each such child a layer of its own, meeting every
+//! layer: the same motion, through the step's handling of parts with layers of their own.
 //!
 //! `--tiles` runs the tile-grid benchmark instead (see `tiles.rs`): a 1000 × 1000 cave grid,
 //! its build, one edit, and `--bodies` Weak bodies over it against a floor of plain boxes.
@@ -55,14 +56,18 @@ fn main() {
         Split::Compounds
     } else if args.iter().any(|a| a == "--children") {
         Split::Children
+    } else if args.iter().any(|a| a == "--child-layers") {
+        Split::ChildLayers
     } else {
         Split::None
     };
-    let options =
-        Options::from_args(args.into_iter().filter(|a| {
-            a != "--stages" && a != "--tiles" && a != "--compounds" && a != "--children"
-        }))
-        .unwrap_or_else(|error| harness::usage_exit("stress", &error));
+    let options = Options::from_args(args.into_iter().filter(|a| {
+        !matches!(
+            a.as_str(),
+            "--stages" | "--tiles" | "--compounds" | "--children" | "--child-layers"
+        )
+    }))
+    .unwrap_or_else(|error| harness::usage_exit("stress", &error));
     if run_tiles {
         tiles::run(&options);
         return;
@@ -115,6 +120,9 @@ enum Split {
     Compounds,
     /// The left half the body's own collider, the right half a child collider.
     Children,
+    /// As `Children`, the child collider on a layer of its own (meeting every layer): the same
+    /// motion, through the step's handling of parts with layers of their own.
+    ChildLayers,
 }
 
 /// The stress scene's app, every other moving box split as `split` says.
@@ -148,7 +156,7 @@ fn build_app(options: &Options, split: Split) -> App {
             }
             _ => None,
         };
-        let children = split == Split::Children;
+        let children = matches!(split, Split::Children | Split::ChildLayers);
         let made = match halved {
             Some((w, h)) if children => left_half(w, h),
             Some((w, h)) => halves(w, h),
@@ -177,6 +185,9 @@ fn build_app(options: &Options, split: Split) -> App {
                 ));
                 if detect {
                     part.insert(Sensor);
+                }
+                if split == Split::ChildLayers {
+                    part.insert(CollisionLayers::new(1 << 1, CollisionLayers::ALL));
                 }
             }
             id

@@ -216,3 +216,41 @@ fn a_fifth_kind_of_layers_on_one_body_takes_the_bodys_layers() {
     assert_eq!(on_floor.count(), 1, "one part meets the floor");
     assert!(!touching(&app, player, floor));
 }
+
+/// A Weak crate 10 × 8, moving right at the height of the player's foot (no gravity), meets the
+/// foot when it is on PLATE: the two Weak bodies are pushed apart, the crate's right face
+/// against the foot's left one, and the player moves right. A crate on WORLD passes through
+/// the foot (which meets only PLATE) below the player's own collider, and the player stays.
+#[test]
+fn a_weak_body_meets_another_weak_bodys_part_only_through_the_parts_layers() {
+    let mut ends = Vec::new();
+    for layer in [PLATE, WORLD] {
+        let mut app = app();
+        let (player, _) = player_with_foot(&mut app, 0.0);
+        app.world_mut()
+            .entity_mut(player)
+            .insert(Transform::from_xyz(0.0, 20.0, 0.0));
+        let crate_ = moving(
+            &mut app,
+            ConvexCollider::rectangle(10.0, 8.0),
+            -30.0,
+            4.0,
+            Vec2::new(60.0, 0.0),
+        );
+        app.world_mut()
+            .entity_mut(crate_)
+            .insert(CollisionLayers::new(layer, CollisionLayers::ALL));
+        run(&mut app, 60);
+        ends.push((position(&app, player), position(&app, crate_)));
+    }
+    let (player, crate_) = ends[0];
+    assert!((player.x - 0.5).abs() < 1e-3, "pushed to {player}");
+    assert!(
+        (crate_.x + 9.5).abs() < 1e-3,
+        "the crate at {crate_} against the foot of the player at {player}"
+    );
+    assert_eq!((player.y, crate_.y), (20.0, 4.0));
+    let (player, crate_) = ends[1];
+    assert_eq!(player, Vec2::new(0.0, 20.0));
+    assert!((crate_.x - 30.0).abs() < 1e-3, "passed on to {crate_}");
+}

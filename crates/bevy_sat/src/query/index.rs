@@ -171,7 +171,7 @@ impl Grid {
             let reach = aabb.min.abs().max(aabb.max.abs()).max_element();
             let aabb = aabb.grown((reach + 1.0) * ROUND_OFF);
             let sensor = !input.pushable && !input.solid_mighty;
-            let layered = input.custom_layers && body.views.is_some();
+            let layered = input.custom_layers && body.layered;
             let item = Item {
                 aabb,
                 key: i as u32 | if sensor { SENSOR } else { 0 } | if layered { LAYERED } else { 0 },

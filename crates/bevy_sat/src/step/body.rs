@@ -71,10 +71,13 @@ pub(crate) struct Body {
     /// The bottom of the shape's AABB, kept as the body moves: Weak pairs are ordered by it,
     /// and the narrow phase would otherwise go over every vertex of both shapes of such a pair.
     pub bottom: f32,
+    /// Its parts have layers of their own this step: [`Body::views`] says which parts each
+    /// other collider meets (else `views` is left over from an earlier step, and never read).
+    pub layered: bool,
     /// The shape placed in the world at `position`.
     pub shape: Shape,
-    /// For a Weak body whose folded parts have layers of their own: which parts each other
-    /// collider meets (`layers` then holds the union of the parts' layers).
+    /// For a Weak body whose folded parts have layers of their own ([`Body::layered`]): which
+    /// parts each other collider meets (`layers` then holds the union of the parts' layers).
     pub views: Option<Box<LayerViews>>,
 }
 
@@ -97,6 +100,7 @@ impl Body {
             size: 0.0,
             kind: Kind::Mighty,
             sensor: false,
+            layered: false,
             drop_through: false,
             flags_were_default: true,
             one_way: None,
@@ -131,6 +135,13 @@ impl Body {
         prefetch_index(&self.lines, 0);
     }
 
+    /// The body's shape where it was at the start of the step.
+    pub fn start_shape(&self) -> Shape {
+        let mut shape = self.shape.clone();
+        shape.translate(-self.motion());
+        shape
+    }
+
     /// The displacement integrated from the velocity this step.
     pub fn motion(&self) -> Vec2 {
         self.position - self.start
@@ -141,11 +152,21 @@ impl Body {
     /// when none does.
     #[inline]
     pub fn shape_against(&self, other: &Body) -> Option<Cow<'_, Shape>> {
-        match &self.views {
+        match self.views() {
             None => Some(Cow::Borrowed(&self.shape)),
             Some(views) => views.shape(&self.shape, self.position, |layers| {
                 layers.interacts_with(&other.layers)
             }),
+        }
+    }
+
+    /// Its [`Body::views`], if its parts have layers of their own this step.
+    #[inline]
+    pub fn views(&self) -> Option<&LayerViews> {
+        if self.layered {
+            self.views.as_deref()
+        } else {
+            None
         }
     }
 
@@ -166,7 +187,7 @@ impl Body {
     /// The shape a query considering the layers in `mask` sees: the whole shape, but for a
     /// body whose parts have layers of their own, its parts on those layers (`None`: none).
     pub fn shape_on(&self, mask: u32) -> Option<Cow<'_, Shape>> {
-        match &self.views {
+        match self.views() {
             None => Some(Cow::Borrowed(&self.shape)),
             Some(views) => views.shape(&self.shape, self.position, |layers| {
                 layers.memberships & mask != 0
@@ -238,9 +259,9 @@ impl<'a> MovedShape<'a> {
 
     /// The shape `other` meets (see [`Body::shape_against`]), moved.
     pub fn against(&self, other: &Body) -> Option<Cow<'_, Shape>> {
-        match self.body.views {
-            None => Some(Cow::Borrowed(&self.whole)),
-            Some(_) => self
+        match self.body.layered {
+            false => Some(Cow::Borrowed(&self.whole)),
+            true => self
                 .body
                 .shape_against_moved(other, self.offset)
                 .map(Cow::Owned),

@@ -14,6 +14,7 @@
 use bevy::ecs::entity::EntityHashSet;
 use bevy::prelude::*;
 use sat_core::{Compound, Pose, Shape, collide_within};
+use smallvec::SmallVec;
 
 use super::StepState;
 use super::body::{Body, Kind, pose_of};
@@ -55,15 +56,20 @@ pub(crate) struct ChildState {
     fold_parts: Vec<FoldPart>,
     /// The entity naming each of those parts (scratch).
     fold_names: Vec<Entity>,
+    /// The group of layers of each of those parts (scratch; see `layer_views`).
+    fold_groups: Vec<u8>,
     /// The entities of the folded bodies' parts, for the contacts to name.
     pub names: FoldedParts,
     /// Parts already warned about (each one once).
     warned: EntityHashSet,
+    /// Some body's parts have layers of their own this step ([`Body::layered`]).
+    layered: bool,
 }
 
 impl ChildState {
     /// Forgets the last step's bodies.
     pub fn start_step(&mut self) {
+        self.layered = false;
         self.bodies.clear();
         self.riders.clear();
         self.owners.clear();
@@ -76,6 +82,11 @@ impl ChildState {
     #[inline]
     pub fn owner(&self, i: usize, entity: Entity) -> Entity {
         self.owners.get(i).copied().unwrap_or(entity)
+    }
+
+    /// Whether some body's parts have layers of their own this step ([`Body::layered`]).
+    pub fn any_layered(&self) -> bool {
+        self.layered
     }
 
     /// Whether no body has child colliders this step.
@@ -275,8 +286,10 @@ fn fold(
     names.clear();
     // Each part's group of layers (see `layer_views`): the body's own collider and the parts
     // without layers of their own are in group 0.
-    let mut groups = vec![owner_layers];
-    let mut part_groups = Vec::new();
+    let mut groups: SmallVec<[CollisionLayers; MAX_GROUPS]> = SmallVec::new();
+    groups.push(owner_layers);
+    let mut part_groups = std::mem::take(&mut children.fold_groups);
+    part_groups.clear();
     flatten_into(&mut parts, &mut names, own, entity, 0);
     part_groups.resize(parts.len(), 0u8);
     let mut folded = std::mem::take(&mut children.folded);
@@ -300,8 +313,9 @@ fn fold(
     }
     children.folded = folded;
     let views = (groups.len() > 1)
-        .then(|| LayerViews::new(groups, &parts, part_groups, pose.translation))
+        .then(|| LayerViews::new(&groups, &parts, &part_groups, pose.translation))
         .flatten();
+    children.fold_groups = part_groups;
     mark_shared_faces(&mut parts);
     let compound = Compound::new(
         parts
@@ -323,6 +337,8 @@ fn fold(
     if let Some(views) = views {
         body.layers = views.union();
         body.views = Some(Box::new(views));
+        body.layered = true;
+        children.layered = true;
     }
     let aabb = body.shape.aabb();
     body.size = aabb.size().min_element();

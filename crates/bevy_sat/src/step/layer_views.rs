@@ -41,9 +41,9 @@ impl LayerViews {
     /// only), `part_groups` giving each part's group and `groups` each group's layers. `None`
     /// when there is a single group (the body's shape serves every collider).
     pub fn new(
-        groups: Vec<CollisionLayers>,
+        groups: &[CollisionLayers],
         parts: &[FoldPart],
-        part_groups: Vec<u8>,
+        part_groups: &[u8],
         origin: Vec2,
     ) -> Option<Self> {
         if groups.len() < 2 || groups.len() > MAX_GROUPS || part_groups.len() != parts.len() {
@@ -54,7 +54,7 @@ impl LayerViews {
             .map(|set| {
                 let mut chosen: Vec<FoldPart> = parts
                     .iter()
-                    .zip(&part_groups)
+                    .zip(part_groups)
                     .filter(|(_, group)| set & (1 << **group) != 0)
                     .map(|(part, _)| FoldPart {
                         shape: part.shape.clone(),
@@ -70,8 +70,8 @@ impl LayerViews {
             })
             .collect();
         Some(Self {
-            groups,
-            part_groups,
+            groups: groups.to_vec(),
+            part_groups: part_groups.to_vec(),
             origin,
             views,
         })
@@ -148,9 +148,9 @@ mod tests {
     fn a_collider_meets_only_the_parts_its_layers_interact_with() {
         let walls = CollisionLayers::new(1, 1);
         let bullets = CollisionLayers::new(2, 2);
-        let groups = vec![walls, bullets];
         let parts = [square(0.0, 0), square(1.0, 1)];
-        let views = LayerViews::new(groups, &parts, vec![0, 1], Vec2::ZERO).expect("two groups");
+        let views =
+            LayerViews::new(&[walls, bullets], &parts, &[0, 1], Vec2::ZERO).expect("two groups");
         assert_eq!(views.union(), CollisionLayers::new(3, 3));
         let whole = square(0.0, 0).shape;
         let wall = views.shape(&whole, Vec2::new(5.0, 0.0), |l| l.interacts_with(&walls));

@@ -26,7 +26,7 @@ const MIN_CHUNK: usize = 256;
 /// end of the step does not already show the same contact: when they passed through each
 /// other, or would be pushed out sideways. `a` and `b` may come in either order: the answer's
 /// `a` is the one with the smaller entity.
-pub(crate) fn test_pair(
+pub(crate) fn test_pair<const LAYERED: bool>(
     bodies: &[Body],
     a: usize,
     b: usize,
@@ -40,15 +40,49 @@ pub(crate) fn test_pair(
         (b, a)
     };
     let (body_a, body_b) = (&bodies[a], &bodies[b]);
-    // Each as the other meets it (a body whose parts have layers of their own may show only
-    // some of them, or none).
-    let (shape_a, shape_b) = (body_a.shape_against(body_b)?, body_b.shape_against(body_a)?);
     let relative = body_a.motion() - body_b.motion();
     let limit = settings.sweep_fraction * body_a.size.min(body_b.size);
+    let fast = relative.length_squared() > limit * limit;
+    if LAYERED && (body_a.layered | body_b.layered) {
+        return test_layered_pair(body_a, body_b, (a, b), fast, reach, settings);
+    }
     let margin = settings.margin;
-    let hit = if relative.length_squared() > limit * limit {
+    let hit = if fast {
         // A pair touching at the start counts too when it moves into itself: a fast wall
         // pushing a box it already touches must not pass through it.
+        sweep(&body_a.start_shape(), &body_b.start_shape(), relative)
+            .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
+    } else {
+        None
+    };
+    finish_pair(
+        body_a,
+        body_b,
+        (a, b),
+        (&body_a.shape, &body_b.shape),
+        hit,
+        reach,
+        settings,
+    )
+}
+
+/// [`test_pair`] for a pair one of whose bodies has parts with layers of their own: each body
+/// as the other meets it (see [`Body::shape_against`]); `None` when no part of one meets the
+/// other.
+#[cold]
+#[inline(never)]
+fn test_layered_pair(
+    body_a: &Body,
+    body_b: &Body,
+    (a, b): (usize, usize),
+    fast: bool,
+    reach: f32,
+    settings: &StepSettings,
+) -> Option<(PairContact, Option<Hit>)> {
+    let (shape_a, shape_b) = (body_a.shape_against(body_b)?, body_b.shape_against(body_a)?);
+    let relative = body_a.motion() - body_b.motion();
+    let margin = settings.margin;
+    let hit = if fast {
         let start = |shape: &Shape, body: &Body| {
             let mut shape = shape.clone();
             shape.translate(-body.motion());
@@ -59,6 +93,30 @@ pub(crate) fn test_pair(
     } else {
         None
     };
+    finish_pair(
+        body_a,
+        body_b,
+        (a, b),
+        (&shape_a, &shape_b),
+        hit,
+        reach,
+        settings,
+    )
+}
+
+/// The rest of [`test_pair`], with the shapes each body shows the other and the pair's hit
+/// during the step, if fast.
+#[inline(always)]
+fn finish_pair(
+    body_a: &Body,
+    body_b: &Body,
+    (a, b): (usize, usize),
+    (shape_a, shape_b): (&Shape, &Shape),
+    hit: Option<Hit>,
+    reach: f32,
+    settings: &StepSettings,
+) -> Option<(PairContact, Option<Hit>)> {
+    let margin = settings.margin;
     let resolvable = body_a.resolves_with(body_b);
     let reach = if resolvable {
         reach + settings.snap
@@ -67,7 +125,7 @@ pub(crate) fn test_pair(
     };
     // What was seen at the end, and the hit during the step unless the contact at the end
     // already holds it (the same axis); neither: the pair is dropped.
-    let (seen, hit) = match near_contact(&shape_a, &shape_b, margin, reach) {
+    let (seen, hit) = match near_contact(shape_a, shape_b, margin, reach) {
         Some(Seen::Touching(c)) => (
             Seen::Touching(c),
             hit.filter(|hit| c.normal.dot(hit.normal) < SAME_AXIS_COS),
@@ -98,6 +156,8 @@ pub(crate) fn test_pair(
 /// `None` when two shapes are more than `margin + reach` apart; otherwise whether they touch
 /// (within `margin`). Contact points are clipped only for pairs that touch: most pairs that are
 /// only near are never pushed into contact.
+// Inlined into both callers: returned through memory, its large answer costs more than the call.
+#[inline(always)]
 fn near_contact(a: &Shape, b: &Shape, margin: f32, reach: f32) -> Option<Seen> {
     Some(match (a, b) {
         (Shape::Polygon(a), Shape::Polygon(b)) => {
@@ -126,8 +186,9 @@ pub(crate) struct NarrowState {
     parts: Vec<FoundPairs>,
 }
 
-/// Tests `part` in order, appending what it finds to `out`.
-pub(crate) fn test_pairs(
+/// Tests `part` in order, appending what it finds to `out`. `LAYERED`: some body's parts may
+/// have layers of their own (see [`Body::layered`]); without any, no pair asks.
+pub(crate) fn test_pairs<const LAYERED: bool>(
     bodies: &[Body],
     part: &[(usize, usize)],
     reach: f32,
@@ -139,7 +200,7 @@ pub(crate) fn test_pairs(
             bodies[next_a].prefetch();
             bodies[next_b].prefetch();
         }
-        let Some((pair, hit)) = test_pair(bodies, a, b, reach, settings) else {
+        let Some((pair, hit)) = test_pair::<LAYERED>(bodies, a, b, reach, settings) else {
             continue;
         };
         if let Some(hit) = hit {
@@ -156,11 +217,13 @@ pub(crate) fn test_pairs(
 }
 
 /// Tests `candidates` on `pool`, replacing what `found` holds with what it finds, in candidate
-/// order (see [`FoundPairs`]).
+/// order (see [`FoundPairs`]). `layered`: some body's parts have layers of their own.
 // Kept out of line so that profiles show each stage of the step.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)] // the stage's inputs and outputs
 pub(crate) fn run_narrow_phase(
     pool: &TaskPool,
+    layered: bool,
     bodies: &[Body],
     candidates: &[(usize, usize)],
     reach: f32,
@@ -171,8 +234,13 @@ pub(crate) fn run_narrow_phase(
     found.clear();
     let threads = pool.thread_num().max(1);
     let chunk = MIN_CHUNK.max(candidates.len().div_ceil(threads * 4));
+    let test = if layered {
+        test_pairs::<true>
+    } else {
+        test_pairs::<false>
+    };
     if threads == 1 || candidates.len() <= chunk {
-        test_pairs(bodies, candidates, reach, settings, found);
+        test(bodies, candidates, reach, settings, found);
     } else {
         let count = candidates.len().div_ceil(chunk);
         if parts.len() < count {
@@ -182,7 +250,7 @@ pub(crate) fn run_narrow_phase(
             for (part, part_found) in candidates.chunks(chunk).zip(parts.iter_mut()) {
                 scope.spawn(async move {
                     part_found.clear();
-                    test_pairs(bodies, part, reach, settings, part_found);
+                    test(bodies, part, reach, settings, part_found);
                 });
             }
         });
@@ -200,6 +268,7 @@ pub(crate) fn narrow_phase(mut state: ResMut<StepState>) {
     let pool = ComputeTaskPool::get_or_init(TaskPool::default);
     run_narrow_phase(
         pool,
+        state.children.any_layered(),
         &state.bodies,
         &state.broad.candidates,
         state.motion.reach,
@@ -227,11 +296,12 @@ mod tests {
         }
         let candidates = every_pair(bodies.len());
         let mut whole = FoundPairs::default();
-        test_pairs(&bodies, &candidates, 1.0, &settings, &mut whole);
+        test_pairs::<true>(&bodies, &candidates, 1.0, &settings, &mut whole);
         let pool = TaskPoolBuilder::new().num_threads(2).build();
         let (mut parts, mut found) = (Vec::new(), FoundPairs::default());
         run_narrow_phase(
             &pool,
+            true,
             &bodies,
             &candidates,
             1.0,

@@ -83,8 +83,7 @@ impl FoldedParts {
         let mut deepest: Option<(f32, Entity)> = None;
         for (k, (part, &name)) in compound.parts().iter().zip(names).enumerate() {
             if body
-                .views
-                .as_ref()
+                .views()
                 .is_some_and(|views| !views.part_meets(k, &other.layers))
             {
                 continue;

@@ -298,7 +298,7 @@ pub(crate) fn prepare_bodies(
         body.velocity_changed = v != velocity_read;
         body.rotation = pose.rotation;
         body.support = support;
-        body.views = None;
+        body.layered = false;
         // Scenery kept in place keeps the faces its flush neighbours hid (if the scenery
         // changed anywhere, the broad phase finds them all again); everything else starts
         // with none.

@@ -94,7 +94,7 @@ pub(super) fn place_parts(owner: &Owner, slots: &mut Slots) -> usize {
         body.velocity_changed = false;
         body.rotation = owner.pose.rotation;
         body.support = None;
-        body.views = None;
+        body.layered = false;
         body.internal = hidden
             | if kept {
                 slots.broad.scenery_internal(slot)

@@ -89,7 +89,7 @@ fn crowd_within(seed: u64, extent: f32) -> (Vec<Body>, FoundPairs, StepSettings)
 fn narrow_phase(bodies: &[Body], settings: &StepSettings) -> FoundPairs {
     let candidates = every_pair(bodies.len());
     let mut found = FoundPairs::default();
-    test_pairs(bodies, &candidates, REACH, settings, &mut found);
+    test_pairs::<true>(bodies, &candidates, REACH, settings, &mut found);
     found
 }
 

@@ -26,6 +26,7 @@ use crate::step::seams::is_internal_face;
 /// (sensors only, say), they stay empty, which means default flags and no support for every
 /// body: at tens of thousands of bodies, filling them costs more than the rest of the step's
 /// bookkeeping.
+#[inline]
 pub(crate) fn contact_flags<'a>(
     settings: &StepSettings,
     bodies: &[Body],

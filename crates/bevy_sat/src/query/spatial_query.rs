@@ -94,17 +94,28 @@ impl Ready<'_> {
             .map_or(Entity::PLACEHOLDER, |input| input.entity)
     }
 
-    /// The shape of `item`'s body that a query considering the layers in `mask` sees: the
-    /// whole shape but for a body whose parts have layers of their own (`None`: no part is on
-    /// those layers).
-    #[inline]
-    fn shape(&self, item: &Item, mask: u32) -> Option<Cow<'_, Shape>> {
-        let body = self.bodies.get(item.body())?;
+    /// `answer` asked about the shape of `item`'s body that a query considering the layers in
+    /// `mask` sees: the whole shape but for a body whose parts have layers of their own (none
+    /// when no part is on those layers).
+    #[inline(always)]
+    fn with_shape<R>(
+        &self,
+        item: &Item,
+        mask: u32,
+        answer: impl FnOnce(&Shape) -> Option<R>,
+    ) -> Option<R> {
         if item.layered() {
-            body.shape_on(mask)
-        } else {
-            Some(Cow::Borrowed(&body.shape))
+            return answer(&self.layered_shape(item, mask)?);
         }
+        answer(&self.bodies[item.body()].shape)
+    }
+
+    /// The parts on the layers in `mask` of `item`'s body, whose parts have layers of their own.
+    #[cold]
+    #[inline(never)]
+    fn layered_shape(&self, item: &Item, mask: u32) -> Option<Shape> {
+        let body = self.bodies.get(item.body())?;
+        body.shape_on(mask).map(Cow::into_owned)
     }
 
     /// The entity of body `i` and that of the body it is a part of (the same but for a child

@@ -44,8 +44,10 @@ impl SpatialQuery<'_, '_> {
             if !(item.aabb.overlaps(&at)
                 && filter.accepts(item, None, || ready.names(i))
                 && ready
-                    .shape(item, filter.mask)
-                    .is_some_and(|shape| contains_point(&*shape, point)))
+                    .with_shape(item, filter.mask, |shape| {
+                        contains_point(shape, point).then_some(())
+                    })
+                    .is_some())
             {
                 return true;
             }
@@ -98,8 +100,10 @@ impl SpatialQuery<'_, '_> {
             if !(item.aabb.overlaps(&area)
                 && filter.accepts(item, None, || ready.names(i))
                 && ready
-                    .shape(item, filter.mask)
-                    .is_some_and(|shape| overlap(&placed, &*shape)))
+                    .with_shape(item, filter.mask, |shape| {
+                        overlap(&placed, shape).then_some(())
+                    })
+                    .is_some())
             {
                 return true;
             }
@@ -151,8 +155,10 @@ impl SpatialQuery<'_, '_> {
             if !(item.aabb.overlaps(&area)
                 && filter.accepts(item, None, || ready.names(i))
                 && ready
-                    .shape(item, filter.mask)
-                    .is_some_and(|shape| shape.aabb().overlaps(&area)))
+                    .with_shape(item, filter.mask, |shape| {
+                        shape.aabb().overlaps(&area).then_some(())
+                    })
+                    .is_some())
             {
                 return true;
             }
@@ -189,9 +195,8 @@ impl SpatialQuery<'_, '_> {
             {
                 return bound(&best);
             }
-            let Some(found) = ready
-                .shape(item, filter.mask)
-                .and_then(|shape| project_point(&*shape, point))
+            let Some(found) =
+                ready.with_shape(item, filter.mask, |shape| project_point(shape, point))
             else {
                 return bound(&best);
             };

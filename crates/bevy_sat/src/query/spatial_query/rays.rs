@@ -190,8 +190,9 @@ impl SpatialQuery<'_, '_> {
             let i = item.body();
             if ray_meets_box(origin, direction, max_distance.min(done), &item.aabb)
                 && filter.accepts(item, also, || ready.names(i))
-                && let Some(shape) = ready.shape(item, filter.mask)
-                && let Some(hit) = cast_ray(&*shape, origin, direction, max_distance, solid)
+                && let Some(hit) = ready.with_shape(item, filter.mask, |shape| {
+                    cast_ray(shape, origin, direction, max_distance, solid)
+                })
                 && hit.distance <= done
                 && let entity = ready.entity(i)
                 && self.alive(entity)

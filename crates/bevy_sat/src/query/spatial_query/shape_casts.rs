@@ -170,10 +170,9 @@ impl SpatialQuery<'_, '_> {
             }
             let reach = exit.min(max_distance).max(0.0);
             let motion = direction * reach;
-            let Some(shape) = ready.shape(item, filter.mask) else {
-                return done;
-            };
-            if let Some(hit) = sweep(placed, &*shape, motion) {
+            if let Some(hit) =
+                ready.with_shape(item, filter.mask, |shape| sweep(placed, shape, motion))
+            {
                 let distance = (hit.toi * reach).min(max_distance);
                 let entity = ready.entity(i);
                 if distance <= done && self.alive(entity) {

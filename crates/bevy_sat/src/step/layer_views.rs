@@ -8,8 +8,8 @@
 //! The body's record keeps the union of the groups' layers, so that the broad phase and every
 //! check of layers let through each pair some part takes part in; the stages then ask
 //! [`Body::shape_against`](super::body::Body::shape_against) for the shape to use. Between two
-//! such bodies, each one's parts are chosen by the other's union: a part meets the other body
-//! when it interacts with some part of it, and then meets all the parts the other shows it.
+//! such bodies, each one's parts are chosen by the other's union: a part that interacts with
+//! some part of the other body meets every part the other shows it.
 
 use std::borrow::Cow;
 

@@ -9,27 +9,11 @@ use bevy::prelude::*;
 use bevy_sat::prelude::*;
 use common::*;
 
-/// A child collider of `body` with `collider` at `offset` in the body's frame.
-fn child(app: &mut App, body: Entity, collider: ConvexCollider, offset: Vec2) -> Entity {
-    spawn(
-        app,
-        (
-            collider,
-            Transform::from_translation(offset.extend(0.0)),
-            ChildOf(body),
-        ),
-    )
-}
-
 /// A sensor child of `body` with `collider` at `offset` in the body's frame.
 fn sensor_child(app: &mut App, body: Entity, collider: ConvexCollider, offset: Vec2) -> Entity {
     let part = child(app, body, collider, offset);
     app.world_mut().entity_mut(part).insert(Sensor);
     part
-}
-
-fn touching(app: &App, a: Entity, b: Entity) -> bool {
-    app.world().resource::<Contacts>().get(a, b).is_some()
 }
 
 fn collider_of(app: &App, part: Entity) -> Option<Entity> {

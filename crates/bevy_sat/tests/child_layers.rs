@@ -14,22 +14,6 @@ const WORLD: u32 = 1 << 1;
 const FOOT: u32 = 1 << 2;
 const PLATE: u32 = 1 << 3;
 
-/// A solid child collider of `body` with `collider` at `offset` in the body's frame.
-fn child(app: &mut App, body: Entity, collider: ConvexCollider, offset: Vec2) -> Entity {
-    spawn(
-        app,
-        (
-            collider,
-            Transform::from_translation(offset.extend(0.0)),
-            ChildOf(body),
-        ),
-    )
-}
-
-fn touching(app: &App, a: Entity, b: Entity) -> bool {
-    app.world().resource::<Contacts>().get(a, b).is_some()
-}
-
 /// A Mighty slab 100 wide and 40 tall with its top at y = 0, centred on `x`, on the layer
 /// `layer` (meeting every layer).
 fn slab(app: &mut App, x: f32, layer: u32) -> Entity {

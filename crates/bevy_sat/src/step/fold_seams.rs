@@ -18,7 +18,7 @@ const FLUSH: f32 = 1e-3;
 
 /// A placed part of a folded body: its shape, its internal-edge mask, and its source (parts
 /// of one source never hide each other's faces: a compound collider hides none of its own).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct FoldPart {
     /// The part, placed in the world.
     pub shape: Shape,

@@ -58,11 +58,7 @@ impl LayerViews {
                     .iter()
                     .zip(part_groups)
                     .filter(|(_, group)| set & (1 << **group) != 0)
-                    .map(|(part, _)| FoldPart {
-                        shape: part.shape.clone(),
-                        internal: part.internal,
-                        source: part.source,
-                    })
+                    .map(|(part, _)| part.clone())
                     .collect();
                 mark_shared_faces(&mut chosen);
                 let parts = chosen

@@ -9,7 +9,7 @@ use sat_core::{
     AxisOverlap, Contact, MeasuredAxes, Shape, collide_within, least_overlap_after, measure_axes,
 };
 
-use super::body::Body;
+use super::body::{Body, MovedShape};
 use super::pair::{PairContact, Seen};
 use super::resolve::floating::slide_at_speed;
 use crate::config::StepSettings;
@@ -160,6 +160,12 @@ impl Moves {
     /// [`Body::shape_against`]): `None` when no part of `i` meets `other`.
     pub fn shape_now_against(&self, bodies: &[Body], i: usize, other: usize) -> Option<Shape> {
         bodies[i].shape_against_moved(&bodies[other], self.moved[i].pending)
+    }
+
+    /// Body `i`'s shape where resolution has moved it, as each other body meets it (moved
+    /// once, unless its parts have layers of their own).
+    pub fn moved_shape<'a>(&self, bodies: &'a [Body], i: usize) -> MovedShape<'a> {
+        MovedShape::new(&bodies[i], self.moved[i].pending)
     }
 
     /// The bottom of body `i`'s bounding box where resolution has moved it.

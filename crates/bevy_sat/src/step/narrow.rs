@@ -42,19 +42,19 @@ pub(crate) fn test_pair<const LAYERED: bool>(
     let (body_a, body_b) = (&bodies[a], &bodies[b]);
     let relative = body_a.motion() - body_b.motion();
     let limit = settings.sweep_fraction * body_a.size.min(body_b.size);
-    let fast = relative.length_squared() > limit * limit;
+    // The motion of `a` relative to `b`, when fast enough to be swept.
+    let fast = (relative.length_squared() > limit * limit).then_some(relative);
     if LAYERED && (body_a.layered | body_b.layered) {
         return test_layered_pair(body_a, body_b, (a, b), fast, reach, settings);
     }
-    let margin = settings.margin;
-    let hit = if fast {
-        // A pair touching at the start counts too when it moves into itself: a fast wall
-        // pushing a box it already touches must not pass through it.
-        sweep(&body_a.start_shape(), &body_b.start_shape(), relative)
-            .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
-    } else {
-        None
-    };
+    let hit = fast.and_then(|relative| {
+        fast_hit(
+            &body_a.start_shape(),
+            &body_b.start_shape(),
+            relative,
+            settings.margin,
+        )
+    });
     finish_pair(
         body_a,
         body_b,
@@ -75,24 +75,16 @@ fn test_layered_pair(
     body_a: &Body,
     body_b: &Body,
     (a, b): (usize, usize),
-    fast: bool,
+    fast: Option<Vec2>,
     reach: f32,
     settings: &StepSettings,
 ) -> Option<(PairContact, Option<Hit>)> {
     let (shape_a, shape_b) = (body_a.shape_against(body_b)?, body_b.shape_against(body_a)?);
-    let relative = body_a.motion() - body_b.motion();
-    let margin = settings.margin;
-    let hit = if fast {
-        let start = |shape: &Shape, body: &Body| {
-            let mut shape = shape.clone();
-            shape.translate(-body.motion());
-            shape
-        };
-        sweep(&start(&shape_a, body_a), &start(&shape_b, body_b), relative)
-            .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
-    } else {
-        None
-    };
+    let hit = fast.and_then(|relative| {
+        let start_a = body_a.start_shape_against(body_b)?;
+        let start_b = body_b.start_shape_against(body_a)?;
+        fast_hit(&start_a, &start_b, relative, settings.margin)
+    });
     finish_pair(
         body_a,
         body_b,
@@ -102,6 +94,15 @@ fn test_layered_pair(
         reach,
         settings,
     )
+}
+
+/// The first touch of a fast pair during the step, its shapes placed where they started and
+/// `relative` the motion of `a` relative to `b`. A pair touching at the start counts too when
+/// it moves into itself: a fast wall pushing a box it already touches must not pass through it.
+#[inline(always)]
+fn fast_hit(start_a: &Shape, start_b: &Shape, relative: Vec2, margin: f32) -> Option<Hit> {
+    sweep(start_a, start_b, relative)
+        .filter(|hit| hit.toi > 0.0 || (hit.depth <= margin && relative.dot(hit.normal) > 0.0))
 }
 
 /// The rest of [`test_pair`], with the shapes each body shows the other and the pair's hit

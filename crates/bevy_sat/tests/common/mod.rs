@@ -61,6 +61,23 @@ pub fn spawn(app: &mut App, bundle: impl Bundle) -> Entity {
     app.world_mut().spawn(bundle).id()
 }
 
+/// A child collider of `body` with `collider` at `offset` in the body's frame.
+pub fn child(app: &mut App, body: Entity, collider: ConvexCollider, offset: Vec2) -> Entity {
+    spawn(
+        app,
+        (
+            collider,
+            Transform::from_translation(offset.extend(0.0)),
+            ChildOf(body),
+        ),
+    )
+}
+
+/// Whether `a` and `b` touch, as [`Contacts`] lists them after the last step.
+pub fn touching(app: &App, a: Entity, b: Entity) -> bool {
+    app.world().resource::<Contacts>().get(a, b).is_some()
+}
+
 /// A Weak body with `collider` at (`x`, `y`).
 pub fn weak(app: &mut App, collider: ConvexCollider, x: f32, y: f32) -> Entity {
     spawn(app, (collider, Weak, Transform::from_xyz(x, y, 0.0)))

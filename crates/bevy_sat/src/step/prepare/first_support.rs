@@ -6,7 +6,7 @@ use sat_core::collide_within;
 
 use super::PrepareState;
 use crate::config::StepSettings;
-use crate::step::body::{Body, Kind};
+use crate::step::body::{Body, Kind, MovedShape};
 use crate::step::one_way;
 
 /// Gives each Weak body inserted since the last step ([`PrepareState::new_weak`]) that stands
@@ -58,6 +58,8 @@ pub(super) fn find_first_supports(
             if !body.pushable() || body.support.is_some() {
                 continue;
             }
+            // Where it started, as each support meets it (moved once for most bodies).
+            let start = MovedShape::new(body, -body.motion());
             let mut best: Option<(f32, Entity)> = None;
             for &c in &prepare.moving[from..to] {
                 let support = &bodies[c];
@@ -68,13 +70,12 @@ pub(super) fn find_first_supports(
                 {
                     continue;
                 }
-                let (Some(start), Some(support_start)) = (
-                    body.start_shape_against(support),
-                    support.start_shape_against(body),
-                ) else {
+                let (Some(start), Some(support_start)) =
+                    (start.against(support), support.start_shape_against(body))
+                else {
                     continue;
                 };
-                let Some(contact) = collide_within(&start, &support_start, margin) else {
+                let Some(contact) = collide_within(&*start, &support_start, margin) else {
                     continue;
                 };
                 // The normal points from the body into its support: the body is pushed out

@@ -11,7 +11,7 @@ use sat_core::exit_distance;
 use smallvec::SmallVec;
 
 use super::Resolution;
-use super::mighty::{shape_now_against, weak_side};
+use super::mighty::weak_side;
 use crate::config::StepSettings;
 use crate::step::body::Body;
 use crate::step::moves::Moves;
@@ -144,6 +144,7 @@ fn go_back(
     let mut taken = 0.0;
     let mut clear = false;
     for _ in 0..ROUNDS {
+        let shape = moves.moved_shape(bodies, w);
         let mut step = 0.0f32;
         for &(_, k) in own {
             let (_, m, contact) = weak_side(bodies, pairs, k, moves, settings);
@@ -153,8 +154,9 @@ fn go_back(
                 let out = if pairs[k].one_way {
                     f32::INFINITY
                 } else {
-                    let shape = shape_now_against(moves, bodies, w, m);
-                    exit_distance(&shape, &bodies[m].shape, back).unwrap_or(f32::INFINITY)
+                    let shape = shape.against(&bodies[m]);
+                    let out = shape.and_then(|s| exit_distance(&*s, &bodies[m].shape, back));
+                    out.unwrap_or(f32::INFINITY)
                 };
                 step = step.max(out);
             }
@@ -199,6 +201,7 @@ fn hold_in_place(
     let Some(back) = (-own_motion).try_normalize() else {
         return;
     };
+    let shape = moves.moved_shape(bodies, w);
     let mut step = 0.0f32;
     let mut depths: SmallVec<[f32; 8]> = SmallVec::new();
     for &(_, k) in own {
@@ -208,8 +211,9 @@ fn hold_in_place(
         // Mighty one); a one-way platform is left to its own rules.
         let into = contact.is_some_and(|c| c.depth > settings.slop && c.normal.dot(back) < 0.0);
         if into && !pairs[k].one_way {
-            let shape = shape_now_against(moves, bodies, w, m);
-            let out = exit_distance(&shape, &bodies[m].shape, back).unwrap_or(f32::INFINITY);
+            let shape = shape.against(&bodies[m]);
+            let out = shape.and_then(|s| exit_distance(&*s, &bodies[m].shape, back));
+            let out = out.unwrap_or(f32::INFINITY);
             step = step.max(out.min(length));
         }
     }

@@ -1,6 +1,9 @@
 //! `--stages`: the median time of each of bevy_sat's system sets, to see where a step goes.
 //! Marker systems record the time between the sets; they cost next to nothing, but they are
 //! only added when asked for, so the headline figure is always measured without them.
+//!
+//! With `STRESS_STAGE_SAMPLES=FILE` in the environment, every timed step's stage times are also
+//! written to `FILE`, a line per step (`compare/stage_floor.sh` reads them).
 
 use std::time::Instant;
 
@@ -59,9 +62,13 @@ pub fn reset(app: &mut App) {
     times.samples.iter_mut().for_each(Vec::clear);
 }
 
-/// Prints each stage's median to stderr.
+/// Prints each stage's median to stderr, and writes the samples if asked (see the module).
 pub fn print(app: &mut App) {
     let mut times = app.world_mut().resource_mut::<StageTimes>();
+    // Before the medians, which sort the samples.
+    if let Some(path) = std::env::var_os("STRESS_STAGE_SAMPLES") {
+        write_samples(&path, &times.samples);
+    }
     let medians: Vec<String> = STAGES
         .iter()
         .zip(times.samples.iter_mut())
@@ -72,4 +79,19 @@ pub fn print(app: &mut App) {
         })
         .collect();
     eprintln!("stress: stage medians (ms): {}", medians.join(", "));
+}
+
+/// Writes each step's stage times (milliseconds, in [`STAGES`] order), a line per step, to
+/// `path`, or reports on stderr why it cannot.
+fn write_samples(path: &std::ffi::OsStr, samples: &[Vec<f64>; STAGES.len()]) {
+    let steps = samples.iter().map(Vec::len).min().unwrap_or(0);
+    let mut text = format!("# {}\n", STAGES.join(" "));
+    for step in 0..steps {
+        let row: Vec<String> = samples.iter().map(|s| format!("{:.6}", s[step])).collect();
+        text.push_str(&row.join(" "));
+        text.push('\n');
+    }
+    if let Err(error) = std::fs::write(path, text) {
+        eprintln!("stress: cannot write the stage samples: {error}");
+    }
 }

@@ -53,13 +53,14 @@ for round in $(seq "$rounds"); do
         # Each build on each core, and started first, equally often.
         if ((round % 2)); then a_core=0 b_core=1; else a_core=1 b_core=0; fi
         if (((round - 1) / 2 % 2)); then
-            run "$2" b "$round" "$b_core" &
-            run "$1" a "$round" "$a_core" &
+            run "$2" b "$round" "$b_core" & first=$!
+            run "$1" a "$round" "$a_core" & second=$!
         else
-            run "$1" a "$round" "$a_core" &
-            run "$2" b "$round" "$b_core" &
+            run "$1" a "$round" "$a_core" & first=$!
+            run "$2" b "$round" "$b_core" & second=$!
         fi
-        wait
+        wait "$first" || { kill "$second" 2>/dev/null; wait; exit 1; }
+        wait "$second" || exit 1
     elif ((round % 2)); then
         run "$1" a "$round" "$core"
         run "$2" b "$round" "$core"

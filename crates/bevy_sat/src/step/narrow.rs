@@ -149,6 +149,11 @@ fn finish_pair(
         may_move: body_a.pushable() || body_b.pushable(),
         one_way: body_a.one_way.is_some() || body_b.one_way.is_some(),
         passing: is_passing(body_a, body_b, margin),
+        covered: match pushes {
+            Pushes::AOutOfB => body_b.internal != 0,
+            Pushes::BOutOfA => body_a.internal != 0,
+            Pushes::Never | Pushes::Split => false,
+        },
         seen,
     };
     Some((pair, hit))

@@ -61,6 +61,10 @@ pub(crate) struct PairContact {
     /// A Weak body passing through a one-way platform (not resolved, no contact flags), as
     /// the narrow phase judged from where they were at the start of the step.
     pub passing: bool,
+    /// The Mighty body of a pair that pushes a Weak body out of it has internal faces (see
+    /// [`Body::internal`](super::body::Body::internal)): only then may the contact be through
+    /// one, which contact flags must test against that body's record.
+    pub covered: bool,
     /// What the narrow phase saw at the end of the step.
     pub seen: Seen,
 }

@@ -11,11 +11,11 @@ use crate::step::seams::is_internal_face;
 
 /// The contact flags of every body from the final contacts, and the index of the body each
 /// stands on. Mostly only what the contacts carry is read: with tens of thousands of bodies, a
-/// record read per contact would be a wait for memory. The exception is the first cache line of
-/// a Mighty body in a contact, for its internal faces: a contact through a face a flush
-/// neighbour covers (a body touching a tile exactly at a seam, where the side of one tile and
-/// the top of the next are equally near) is not a surface the body touches, and sets no flag:
-/// the neighbour's own contact does. Without this, a body walking over a tiled floor would
+/// record read per contact would be a wait for memory. The exception is a Mighty body with
+/// internal faces (the pair record says which), whose record is read: a contact through a face
+/// a flush neighbour covers (a body touching a tile exactly at a seam, where the side of one
+/// tile and the top of the next are equally near) is not a surface the body touches, and sets
+/// no flag: the neighbour's own contact does. Without this, a body walking over a tiled floor would
 /// touch a "wall" at each seam it crosses exactly, and one sliding down a wall of stacked
 /// tiles a "floor" or "ceiling".
 ///
@@ -47,12 +47,14 @@ pub(crate) fn contact_flags<'a>(
         }
         let (a_weak, b_weak) = pair.pushes.weak();
         let (a, b) = pair.bodies();
-        // Only Mighty bodies have internal faces; `out` points out of the Mighty one.
-        let through_internal_face = match pair.pushes {
-            Pushes::AOutOfB => covered_face(&bodies[b], -contact.normal),
-            Pushes::BOutOfA => covered_face(&bodies[a], contact.normal),
-            _ => false,
-        };
+        // Only Mighty bodies have internal faces; `out` points out of the Mighty one. The pair
+        // says whether it has any, so most contacts read no body record here.
+        let through_internal_face = pair.covered
+            && match pair.pushes {
+                Pushes::AOutOfB => is_internal_face(&bodies[b], -contact.normal),
+                Pushes::BOutOfA => is_internal_face(&bodies[a], contact.normal),
+                Pushes::Never | Pushes::Split => false,
+            };
         if through_internal_face {
             continue;
         }
@@ -94,13 +96,6 @@ pub(crate) fn contact_flags<'a>(
             }
         }
     }
-}
-
-/// Whether a body pushed out of Mighty body `m` along `out` would leave it through an internal
-/// face (one a flush neighbour covers). Most bodies have none: only their first cache line is
-/// read then.
-fn covered_face(m: &Body, out: Vec2) -> bool {
-    m.internal != 0 && is_internal_face(m, out)
 }
 
 /// Whether normal `new`, scoring `new_score`, is preferred to `old`, scoring `old_score`: a

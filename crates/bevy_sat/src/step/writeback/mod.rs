@@ -45,7 +45,7 @@ pub(crate) struct WritebackState {
 }
 
 /// How many bodies ahead [`write_back`] asks for a body's first cache line: the records are
-/// 256 bytes apart, a stride the hardware does not fetch ahead by itself.
+/// several cache lines apart, a stride the hardware does not fetch ahead by itself.
 const HEADER_PREFETCH_DISTANCE: usize = 16;
 
 /// What [`write_back`] writes to.

@@ -43,7 +43,8 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// solid parts of one Weak body may have at most 4 different layers, the body's own included
 /// (a further part takes its body's, and a warning says so once). Between two Weak bodies that
 /// both have such parts, a part of one that interacts with any part of the other meets every
-/// part of the other that interacts with some part of the first. Spatial queries see the parts on the layers they consider, and name the body.
+/// part of the other that interacts with some part of the first. Spatial queries see the parts
+/// on the layers they consider, and name the body.
 ///
 /// The plugin keeps it up to date at the start of every step (removing the parent link,
 /// despawning the part or giving it a body kind of its own takes effect at the next step);

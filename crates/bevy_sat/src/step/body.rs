@@ -259,12 +259,12 @@ impl<'a> MovedShape<'a> {
 
     /// The shape `other` meets (see [`Body::shape_against`]), moved.
     pub fn against(&self, other: &Body) -> Option<Cow<'_, Shape>> {
-        match self.body.layered {
-            false => Some(Cow::Borrowed(&self.whole)),
-            true => self
-                .body
+        if self.body.layered {
+            self.body
                 .shape_against_moved(other, self.offset)
-                .map(Cow::Owned),
+                .map(Cow::Owned)
+        } else {
+            Some(Cow::Borrowed(&self.whole))
         }
     }
 }

@@ -15,8 +15,8 @@ use crate::step::seams::is_internal_face;
 /// internal faces (the pair record says which), whose record is read: a contact through a face
 /// a flush neighbour covers (a body touching a tile exactly at a seam, where the side of one
 /// tile and the top of the next are equally near) is not a surface the body touches, and sets
-/// no flag: the neighbour's own contact does. Without this, a body walking over a tiled floor would
-/// touch a "wall" at each seam it crosses exactly, and one sliding down a wall of stacked
+/// no flag: the neighbour's own contact does. Without this, a body walking over a tiled floor
+/// would touch a "wall" at each seam it crosses exactly, and one sliding down a wall of stacked
 /// tiles a "floor" or "ceiling".
 ///
 /// The contacts may come in any order: of equally level floors, a body stands on the one whose

@@ -75,7 +75,8 @@ struct StepFacts {
 }
 
 /// Computes the final contacts and flags, writes the new positions, velocities, real
-/// velocities and contact flags to the entities, and takes [`DropThrough`] off bodies clear of every one-way platform.
+/// velocities and contact flags to the entities, and takes [`DropThrough`] off bodies clear of
+/// every one-way platform.
 ///
 /// The bodies were gathered in query order and nothing has changed the world's structure since,
 /// so the query is walked in step with them; any entity out of step is looked up instead.

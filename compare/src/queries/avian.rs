@@ -6,7 +6,7 @@ use bevy::ecs::entity::EntityHashMap;
 use bevy::ecs::system::RunSystemOnce;
 use bevy::prelude::*;
 
-use crate::queries::{self, Answer, QuerySet};
+use crate::queries::{self, Answer, PointFinds, QuerySet, Timed};
 use crate::scene::{Options, Scene};
 
 /// The scene index of every body's entity.
@@ -33,7 +33,7 @@ pub fn run(app: &mut App, options: &Options, scene: &Scene, answers: Option<&str
     let result = app.world_mut().run_system_once(move |query: SpatialQuery| {
         let filter = SpatialQueryFilter::default();
         let index = |e: Entity| ids.get(&e).copied().unwrap_or(usize::MAX);
-        let mut ray_answers: Vec<Answer> = vec![None; rays.len()];
+        let mut ray_answers: Vec<Timed<Entity>> = vec![None; rays.len()];
         let ray_us = queries::time_per_query(rays.len(), |i| {
             let r = &rays[i];
             let direction = Dir2::new(Vec2::from(r.direction)).unwrap_or(Dir2::X);
@@ -45,9 +45,9 @@ pub fn run(app: &mut App, options: &Options, scene: &Scene, answers: Option<&str
                     true,
                     &filter,
                 )
-                .map(|hit| (index(hit.entity), hit.distance));
+                .map(|hit| (hit.entity, hit.distance));
         });
-        let mut shape_answers: Vec<Answer> = vec![None; shapes.len()];
+        let mut shape_answers: Vec<Timed<Entity>> = vec![None; shapes.len()];
         let shape_us = queries::time_per_query(shapes.len(), |i| {
             let s = &shapes[i];
             let direction = Dir2::new(Vec2::from(s.direction)).unwrap_or(Dir2::X);
@@ -61,22 +61,22 @@ pub fn run(app: &mut App, options: &Options, scene: &Scene, answers: Option<&str
                     &config,
                     &filter,
                 )
-                .map(|hit| (index(hit.entity), hit.distance));
+                .map(|hit| (hit.entity, hit.distance));
         });
-        let mut point_answers: Vec<Vec<usize>> = vec![Vec::new(); points.len()];
+        let mut point_answers = PointFinds::<Entity>::new(points.len());
         let point_us = queries::time_per_query(points.len(), |i| {
-            let found = &mut point_answers[i];
             query.point_intersections_callback(Vec2::from(points[i]), &filter, |e| {
-                found.push(index(e));
+                point_answers.push(e);
                 true
             });
+            point_answers.end_query();
         });
         (
-            ray_answers,
+            queries::answers(&ray_answers, index),
             ray_us,
-            shape_answers,
+            queries::answers(&shape_answers, index),
             shape_us,
-            point_answers,
+            point_answers.indices(index),
             point_us,
         )
     });

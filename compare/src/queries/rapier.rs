@@ -8,7 +8,7 @@ use bevy::prelude::*;
 use bevy_rapier2d::parry::query::ShapeCastOptions;
 use bevy_rapier2d::prelude::*;
 
-use crate::queries::{self, Answer, QuerySet};
+use crate::queries::{self, Answer, PointFinds, QuerySet, Timed};
 use crate::scene::{Options, Scene};
 
 /// The scene index of every body's entity.
@@ -40,20 +40,18 @@ pub fn run(app: &mut App, options: &Options, scene: &Scene, answers: Option<&str
             };
             let filter = QueryFilter::default;
             let index = |e: Entity| ids.get(&e).copied().unwrap_or(usize::MAX);
-            let mut ray_answers: Vec<Answer> = vec![None; rays.len()];
+            let mut ray_answers: Vec<Timed<Entity>> = vec![None; rays.len()];
             let ray_us = queries::time_per_query(rays.len(), |i| {
                 let r = &rays[i];
-                ray_answers[i] = context
-                    .cast_ray(
-                        Vec2::from(r.origin),
-                        Vec2::from(r.direction),
-                        r.max_distance,
-                        true,
-                        filter(),
-                    )
-                    .map(|(e, toi)| (index(e), toi));
+                ray_answers[i] = context.cast_ray(
+                    Vec2::from(r.origin),
+                    Vec2::from(r.direction),
+                    r.max_distance,
+                    true,
+                    filter(),
+                );
             });
-            let mut shape_answers: Vec<Answer> = vec![None; shapes.len()];
+            let mut shape_answers: Vec<Timed<Entity>> = vec![None; shapes.len()];
             let shape_us = queries::time_per_query(shapes.len(), |i| {
                 let s = &shapes[i];
                 let options = ShapeCastOptions::with_max_time_of_impact(s.max_distance);
@@ -66,21 +64,23 @@ pub fn run(app: &mut App, options: &Options, scene: &Scene, answers: Option<&str
                         options,
                         filter(),
                     )
-                    .map(|(e, hit)| (index(e), hit.time_of_impact));
+                    .map(|(e, hit)| (e, hit.time_of_impact));
             });
-            let mut point_answers: Vec<Vec<usize>> = vec![Vec::new(); points.len()];
+            let mut point_answers = PointFinds::<Entity>::new(points.len());
             let point_us = queries::time_per_query(points.len(), |i| {
-                let found = &mut point_answers[i];
                 context.with_query_pipeline(filter(), |pipeline| {
-                    found.extend(pipeline.intersect_point(Vec2::from(points[i])).map(index));
+                    for e in pipeline.intersect_point(Vec2::from(points[i])) {
+                        point_answers.push(e);
+                    }
                 });
+                point_answers.end_query();
             });
             Some((
-                ray_answers,
+                queries::answers(&ray_answers, index),
                 ray_us,
-                shape_answers,
+                queries::answers(&shape_answers, index),
                 shape_us,
-                point_answers,
+                point_answers.indices(index),
                 point_us,
             ))
         });

@@ -17,6 +17,7 @@
 #![warn(clippy::unwrap_used, clippy::expect_used)]
 
 mod child_colliders;
+mod collider_removals;
 mod colliding;
 mod components;
 mod compound_colliders;

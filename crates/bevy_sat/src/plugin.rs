@@ -9,6 +9,7 @@ use bevy_transform_interpolation::prelude::{TransformEasingPlugin, TransformInte
 use bevy_transform_interpolation::reset_easing_states_on_transform_change;
 
 use crate::child_colliders::{self, BodyColliders, ColliderOf};
+use crate::collider_removals;
 use crate::colliding::{self, CollidingEntities};
 use crate::components::{
     CollisionLayers, ConvexCollider, DropThrough, Floating, Mighty, OneWayPlatform, RealVelocity,
@@ -122,6 +123,7 @@ impl Plugin for SatPlugin {
             interpolation::draw_teleports_at_once.after(TransformEasingSystems::UpdateEnd),
         );
         child_colliders::observe_changes(app);
+        collider_removals::count_removals(app);
         app.register_type::<ConvexCollider>()
             .register_type::<Velocity>()
             .register_type::<RealVelocity>()

@@ -383,6 +383,50 @@ fn despawned_entities_are_never_returned_even_before_the_next_step() {
     );
 }
 
+/// The entity to despawn in the middle of a step.
+#[derive(Resource)]
+struct DespawnMidStep(Entity);
+
+#[test]
+fn a_collider_despawned_during_the_step_after_its_bodies_were_gathered_is_never_returned() {
+    let mut app = app();
+    let near = block(&mut app, 50.0, 0.0);
+    let far = block(&mut app, 100.0, 0.0);
+    app.update();
+    // Despawned between prepare, which gathered it as a body, and the broad phase.
+    app.insert_resource(DespawnMidStep(near));
+    app.add_systems(
+        FixedPostUpdate,
+        (|mut commands: Commands, target: Option<Res<DespawnMidStep>>| {
+            if let Some(target) = target {
+                commands.entity(target.0).despawn();
+                commands.remove_resource::<DespawnMidStep>();
+            }
+        })
+        .after(SatSystems::Prepare)
+        .before(SatSystems::BroadPhase),
+    );
+    app.update();
+    assert!(app.world().get_entity(near).is_err());
+    let hit = run(&mut app, |q| {
+        q.cast_ray(Vec2::ZERO, Dir2::X, 1000.0, true, &all())
+    })
+    .unwrap();
+    assert_eq!(hit.entity, far);
+    assert_eq!(
+        run(&mut app, |q| q
+            .point_intersections(Vec2::new(50.0, 0.0), &all())),
+        []
+    );
+    // The next step gathers the bodies again: the far block is still found.
+    app.update();
+    let hit = run(&mut app, |q| {
+        q.cast_ray(Vec2::ZERO, Dir2::X, 1000.0, true, &all())
+    })
+    .unwrap();
+    assert_eq!((hit.entity, hit.distance), (far, 90.0));
+}
+
 #[test]
 fn queries_see_colliders_where_write_back_put_them() {
     let mut app = app();

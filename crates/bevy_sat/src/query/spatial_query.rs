@@ -10,10 +10,10 @@ use bevy::prelude::*;
 use sat_core::{Aabb, Pose, Shape};
 
 use super::index::{Grid, Item};
+use crate::collider_removals::ColliderRemovals;
 use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
-use crate::step::broad::BroadInput;
 use crate::step::children::ChildState;
 use crate::tiles::TilePieces;
 
@@ -71,6 +71,7 @@ struct Cached {
 pub struct SpatialQuery<'w, 's> {
     state: Res<'w, StepState>,
     index: Res<'w, QueryIndex>,
+    removals: Res<'w, ColliderRemovals>,
     live: Query<'w, 's, (), With<ConvexCollider>>,
     /// The tile grids, whose pieces are not step bodies: each query asks them apart.
     grids: Query<'w, 's, (Entity, &'static TilePieces)>,
@@ -80,18 +81,22 @@ pub struct SpatialQuery<'w, 's> {
 struct Ready<'a> {
     cached: RwLockReadGuard<'a, Cached>,
     bodies: &'a [Body],
-    inputs: &'a [BroadInput],
     /// Which body each child collider is a part of.
     children: &'a ChildState,
+    /// No collider has been removed since the step gathered its bodies: every body's entity
+    /// still has one.
+    all_alive: bool,
 }
 
 impl Ready<'_> {
     /// The entity of body `i` (a placeholder for an index out of the step's bodies, which the
     /// grid never holds).
     fn entity(&self, i: usize) -> Entity {
-        self.inputs
+        // From the body's record, whose shape a hit has just read, rather than from the broad
+        // phase's input, another record.
+        self.bodies
             .get(i)
-            .map_or(Entity::PLACEHOLDER, |input| input.entity)
+            .map_or(Entity::PLACEHOLDER, |body| body.entity)
     }
 
     /// `answer` asked about the shape of `item`'s body that a query considering the layers in
@@ -137,8 +142,8 @@ impl SpatialQuery<'_, '_> {
                 return Ready {
                     cached,
                     bodies: &self.state.bodies,
-                    inputs: &self.state.broad.inputs,
                     children: &self.state.children,
+                    all_alive: self.removals.count() == self.state.prepare.removals,
                 };
             }
             drop(cached);
@@ -153,9 +158,10 @@ impl SpatialQuery<'_, '_> {
         }
     }
 
-    /// Whether the entity still has a collider (it may have been despawned since the step).
-    fn alive(&self, entity: Entity) -> bool {
-        self.live.contains(entity)
+    /// Whether the entity of one of `ready`'s bodies still has a collider (it may have been
+    /// despawned since the step).
+    fn alive(&self, ready: &Ready, entity: Entity) -> bool {
+        ready.all_alive || self.live.contains(entity)
     }
 }
 

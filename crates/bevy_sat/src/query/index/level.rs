@@ -147,6 +147,7 @@ impl Level {
     }
 
     /// The cell of a point, clamped to the grid.
+    #[inline]
     pub fn cell_of(&self, point: Vec2) -> (u32, u32) {
         (
             coordinate(point.x, self.origin.x, self.inv_cell, self.cols),

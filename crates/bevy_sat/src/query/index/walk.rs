@@ -17,11 +17,12 @@ impl Grid {
         [&self.fine, &self.coarse]
     }
 
-    /// Calls `visit` once for every body in the large list, then once for every body in the
-    /// levels whose box may meet `aabb`; stops when `visit` returns false.
+    /// Calls `visit` once for every body whose item's box overlaps (or touches) `aabb`: those of
+    /// the large list, then those of the levels; stops when `visit` returns false.
+    #[inline]
     pub fn each_in_box(&self, aabb: &Aabb, mut visit: impl FnMut(&Item) -> bool) {
         for item in &self.large {
-            if !visit(item) {
+            if item.aabb.overlaps(aabb) && !visit(item) {
                 return;
             }
         }
@@ -32,7 +33,7 @@ impl Grid {
             }
             for y in range.y0..=range.y1 {
                 for item in level.row_items(y, range.x0, range.x1).1 {
-                    if !visit(item) {
+                    if item.aabb.overlaps(aabb) && !visit(item) {
                         return;
                     }
                 }

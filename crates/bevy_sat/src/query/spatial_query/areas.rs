@@ -41,8 +41,7 @@ impl SpatialQuery<'_, '_> {
         let mut going = true;
         grid.each_in_box(&at, |item| {
             let i = item.body();
-            if !(item.aabb.overlaps(&at)
-                && filter.accepts(item, None, || ready.names(i))
+            if !(filter.accepts(item, None, || ready.names(i))
                 && ready
                     .with_shape(item, filter.mask, |shape| {
                         contains_point(shape, point).then_some(())
@@ -52,7 +51,7 @@ impl SpatialQuery<'_, '_> {
                 return true;
             }
             let entity = ready.entity(i);
-            going = !self.alive(entity) || callback(entity);
+            going = !self.alive(&ready, entity) || callback(entity);
             going
         });
         if going {
@@ -97,8 +96,7 @@ impl SpatialQuery<'_, '_> {
         let mut going = true;
         grid.each_in_box(&area, |item| {
             let i = item.body();
-            if !(item.aabb.overlaps(&area)
-                && filter.accepts(item, None, || ready.names(i))
+            if !(filter.accepts(item, None, || ready.names(i))
                 && ready
                     .with_shape(item, filter.mask, |shape| {
                         overlap(&placed, shape).then_some(())
@@ -108,7 +106,7 @@ impl SpatialQuery<'_, '_> {
                 return true;
             }
             let entity = ready.entity(i);
-            going = !self.alive(entity) || callback(entity);
+            going = !self.alive(&ready, entity) || callback(entity);
             going
         });
         if going {
@@ -152,8 +150,7 @@ impl SpatialQuery<'_, '_> {
         grid.each_in_box(&area, |item| {
             let i = item.body();
             // The item's box may be larger than the collider's: the collider's own decides.
-            if !(item.aabb.overlaps(&area)
-                && filter.accepts(item, None, || ready.names(i))
+            if !(filter.accepts(item, None, || ready.names(i))
                 && ready
                     .with_shape(item, filter.mask, |shape| {
                         shape.aabb().overlaps(&area).then_some(())
@@ -163,7 +160,7 @@ impl SpatialQuery<'_, '_> {
                 return true;
             }
             let entity = ready.entity(i);
-            going = !self.alive(entity) || callback(entity);
+            going = !self.alive(&ready, entity) || callback(entity);
             going
         });
         if going {
@@ -207,7 +204,7 @@ impl SpatialQuery<'_, '_> {
             };
             let entity = ready.entity(i);
             let better = best.is_none_or(|(d, b)| before((distance, entity), (d, b.entity)));
-            if better && self.alive(entity) {
+            if better && self.alive(&ready, entity) {
                 best = Some((
                     distance,
                     PointProjection {

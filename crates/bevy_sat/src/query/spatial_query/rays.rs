@@ -195,7 +195,7 @@ impl SpatialQuery<'_, '_> {
                 })
                 && hit.distance <= done
                 && let entity = ready.entity(i)
-                && self.alive(entity)
+                && self.alive(&ready, entity)
             {
                 done = offer(RayHitData {
                     entity,

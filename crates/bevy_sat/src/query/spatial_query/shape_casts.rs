@@ -175,7 +175,7 @@ impl SpatialQuery<'_, '_> {
             {
                 let distance = (hit.toi * reach).min(max_distance);
                 let entity = ready.entity(i);
-                if distance <= done && self.alive(entity) {
+                if distance <= done && self.alive(&ready, entity) {
                     done = offer(Candidate {
                         entity,
                         distance,

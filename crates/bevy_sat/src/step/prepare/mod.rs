@@ -12,6 +12,7 @@ use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
 use crate::child_colliders::{BodyColliders, ColliderOf};
+use crate::collider_removals::ColliderRemovals;
 use crate::components::{
     CollisionLayers, ConvexCollider, DropThrough, Mighty, OneWayPlatform, Sensor, Velocity, Weak,
 };
@@ -59,6 +60,10 @@ pub(crate) struct PrepareState {
     fresh: Vec<Entity>,
     /// The moving Mighty bodies, while new bodies' supports are looked for among them.
     moving: Vec<usize>,
+    /// [`ColliderRemovals::count`] when this step's bodies were gathered: the queries answer
+    /// from them without asking whether each one's entity still has a collider while the
+    /// count is unchanged.
+    pub removals: u64,
     warnings: Warnings,
 }
 
@@ -131,10 +136,12 @@ pub(crate) fn prepare_bodies(
     time: Res<Time>,
     config: Res<SatConfig>,
     colliders: ColliderQuery,
+    removals: Res<ColliderRemovals>,
     mut state: ResMut<StepState>,
 ) {
     let state = &mut *state;
     let prepare = &mut state.prepare;
+    prepare.removals = removals.count();
     if config.is_changed() {
         let (settings, replaced) = config.settings();
         if !replaced.is_empty() && replaced != prepare.warnings.config {

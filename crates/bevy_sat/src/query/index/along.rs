@@ -18,6 +18,9 @@ use super::{Grid, Item};
 /// Bodies waiting at most; a body beyond is handed over early, the nearest waiting first.
 const QUEUE: usize = 16;
 
+/// Boxes tested together before the queue takes those the path meets.
+const BLOCK: usize = 16;
+
 /// [`Grid::each_along`]'s `Queue` ids: the level is in this bit, the item's index in the
 /// others.
 const COARSE: u32 = 1 << 31;
@@ -64,14 +67,28 @@ impl Grid {
             let mut within = reach.min(done);
             for y in strip.y0..=strip.y1 {
                 let (from, items) = level.row_items(y, strip.x0, strip.x1);
-                for (i, candidate) in items.iter().enumerate() {
-                    let enter = path.enter(&candidate.aabb);
-                    if enter <= within
-                        && let Some((key, id)) = queue.push(enter, tag | (from + i) as u32)
-                        && key <= done
-                    {
-                        done = visit(item(id));
-                        within = reach.min(done);
+                // A block of boxes at a time: which ones the path meets in time is
+                // unpredictable, so they are tested without a branch per box and only those
+                // are queued. (A box queued after `done` shrank within its block is dropped by
+                // the queue.)
+                for (b, block) in items.chunks(BLOCK).enumerate() {
+                    let mut met = [(0.0f32, 0u8); BLOCK];
+                    let mut count = 0;
+                    for (k, candidate) in block.iter().enumerate() {
+                        let enter = path.enter(&candidate.aabb);
+                        // `count <= k`: always within the block.
+                        met[count & (BLOCK - 1)] = (enter, k as u8);
+                        count += usize::from(enter <= within);
+                    }
+                    let first = from + b * BLOCK;
+                    for &(enter, k) in &met[..count] {
+                        let id = tag | (first + usize::from(k)) as u32;
+                        if let Some((key, id)) = queue.push(enter, id)
+                            && key <= done
+                        {
+                            done = visit(item(id));
+                            within = reach.min(done);
+                        }
                     }
                 }
             }

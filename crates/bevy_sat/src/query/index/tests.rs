@@ -33,6 +33,29 @@ fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
             max: Vec2::new(1000.0, y + 8.0),
         });
     }
+    let grid = grid_of(&boxes);
+    (boxes, grid)
+}
+
+/// [`boxes`] and a crowd of 40 boxes (sides 1–3) within a unit of (10, 10): many more in one
+/// cell than the walks test in one block.
+fn crowded(seed: u64) -> (Vec<Aabb>, Grid) {
+    let (mut boxes, _) = boxes(seed);
+    let mut rng = XorShift::new(seed ^ 0xc0ffee);
+    boxes.extend((0..40).map(|_| {
+        let centre = Vec2::new(rng.range(9.0, 11.0), rng.range(9.0, 11.0));
+        let half = Vec2::new(rng.range(1.0, 3.0), rng.range(1.0, 3.0)) * 0.5;
+        Aabb {
+            min: centre - half,
+            max: centre + half,
+        }
+    }));
+    let grid = grid_of(&boxes);
+    (boxes, grid)
+}
+
+/// The grid of `boxes`, placed as `Grid::build` places them.
+fn grid_of(boxes: &[Aabb]) -> Grid {
     let mut grid = Grid::default();
     let mut sorted: Vec<f32> = boxes.iter().map(|b| b.size().max_element()).collect();
     sorted.sort_by(f32::total_cmp);
@@ -49,7 +72,7 @@ fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
     grid.fine.fill(cell);
     grid.coarse.fill(coarse_cell);
     assert!(!grid.large.is_empty() && !grid.coarse.is_empty() && !grid.fine.is_empty());
-    (boxes, grid)
+    grid
 }
 
 /// The distance along `d` (unit) at which box `start` moved that far first overlaps or touches
@@ -94,8 +117,8 @@ fn path(rng: &mut XorShift) -> (Aabb, Vec2, f32) {
 
 #[test]
 fn a_walk_along_a_path_visits_every_box_it_meets_once() {
-    for seed in 1..4 {
-        let (boxes, grid) = boxes(seed);
+    for seed in 1..5 {
+        let (boxes, grid) = if seed < 4 { boxes(seed) } else { crowded(seed) };
         let mut rng = XorShift::new(seed * 77);
         for _ in 0..500 {
             let (start, direction, reach) = path(&mut rng);
@@ -148,4 +171,45 @@ fn a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it() {
         visited * 3 < met,
         "{visited} boxes visited for {met} met by the paths"
     );
+}
+
+#[test]
+fn a_walk_in_a_box_visits_every_box_it_meets_once_and_no_other() {
+    for seed in 1..4 {
+        let (boxes, grid) = crowded(seed);
+        let mut rng = XorShift::new(seed * 31);
+        for n in 0..1000 {
+            // Points (a third of them in the crowd) and boxes up to 40 wide.
+            let at = if n % 3 == 0 {
+                Vec2::new(rng.range(8.0, 12.0), rng.range(8.0, 12.0))
+            } else {
+                Vec2::new(rng.range(-260.0, 260.0), rng.range(-260.0, 260.0))
+            };
+            let half = if n % 2 == 0 {
+                Vec2::ZERO
+            } else {
+                Vec2::new(rng.range(0.0, 20.0), rng.range(0.0, 20.0))
+            };
+            let area = Aabb {
+                min: at - half,
+                max: at + half,
+            };
+            let mut seen = vec![0u32; boxes.len()];
+            grid.each_in_box(&area, |item| {
+                seen[item.body()] += 1;
+                true
+            });
+            for (i, aabb) in boxes.iter().enumerate() {
+                let meets = (0..2).all(|axis| {
+                    f64::from(aabb.min[axis]) <= f64::from(area.max[axis])
+                        && f64::from(area.min[axis]) <= f64::from(aabb.max[axis])
+                });
+                assert_eq!(
+                    seen[i],
+                    u32::from(meets),
+                    "box {i} {aabb:?} against {area:?}"
+                );
+            }
+        }
+    }
 }

@@ -21,10 +21,8 @@ impl Grid {
     /// the large list, then those of the levels; stops when `visit` returns false.
     #[inline]
     pub fn each_in_box(&self, aabb: &Aabb, mut visit: impl FnMut(&Item) -> bool) {
-        for item in &self.large {
-            if item.aabb.overlaps(aabb) && !visit(item) {
-                return;
-            }
+        if !each_meeting(&self.large, aabb, &mut visit) {
+            return;
         }
         for level in self.levels() {
             let range = level.range(aabb);
@@ -32,10 +30,8 @@ impl Grid {
                 continue;
             }
             for y in range.y0..=range.y1 {
-                for item in level.row_items(y, range.x0, range.x1).1 {
-                    if item.aabb.overlaps(aabb) && !visit(item) {
-                        return;
-                    }
+                if !each_meeting(level.row_items(y, range.x0, range.x1).1, aabb, &mut visit) {
+                    return;
                 }
             }
         }
@@ -143,4 +139,36 @@ impl Level {
         }
         nearest
     }
+}
+
+/// Items whose boxes [`each_meeting`] tests before visiting those that meet.
+const BLOCK: usize = 16;
+
+/// Calls `visit` for each of `items` whose box meets (overlaps or touches) `aabb`, until it
+/// returns false; returns whether it never did. The boxes are tested a block at a time without
+/// a branch per item, since most miss and which ones do is unpredictable; only those that meet
+/// are visited.
+#[inline]
+fn each_meeting(items: &[Item], aabb: &Aabb, visit: &mut impl FnMut(&Item) -> bool) -> bool {
+    // `aabb.overlaps(other)` as one comparison of four lanes: mins against maxes.
+    let (low, high) = (aabb.min, aabb.max);
+    for block in items.chunks(BLOCK) {
+        let mut meeting = [0u8; BLOCK];
+        let mut count = 0;
+        for (k, item) in block.iter().enumerate() {
+            let (min, max) = (item.aabb.min, item.aabb.max);
+            let meets = Vec4::new(min.x, min.y, low.x, low.y)
+                .cmple(Vec4::new(high.x, high.y, max.x, max.y))
+                .all();
+            // `count <= k`: always within the block.
+            meeting[count & (BLOCK - 1)] = k as u8;
+            count += usize::from(meets);
+        }
+        for &k in &meeting[..count] {
+            if !visit(&block[usize::from(k)]) {
+                return false;
+            }
+        }
+    }
+    true
 }

@@ -30,12 +30,15 @@ impl Grid {
     /// `reach`: the large list, then the levels, nearest first. `visit` is called at most once
     /// per body and returns the distance within which the caller has found all it wants
     /// (`f32::INFINITY` for none yet, and never more than it returned before); a body whose
-    /// box the moving box cannot meet within that distance is not visited.
+    /// box the moving box cannot meet within that distance is not visited. `ahead` is told of
+    /// each body of the levels as it starts waiting to be visited, for the caller to fetch what
+    /// it will read of it while the walk goes on.
     pub fn each_along(
         &self,
         start: Aabb,
         direction: Vec2,
         reach: f32,
+        ahead: impl Fn(&Item),
         mut visit: impl FnMut(&Item) -> f32,
     ) {
         let path = Path::new(start, direction);
@@ -83,6 +86,7 @@ impl Grid {
                     let first = from + b * BLOCK;
                     for &(enter, k) in &met[..count] {
                         let id = tag | (first + usize::from(k)) as u32;
+                        ahead(&block[usize::from(k)]);
                         if let Some((key, id)) = queue.push(enter, id)
                             && key <= done
                         {

@@ -123,10 +123,16 @@ fn a_walk_along_a_path_visits_every_box_it_meets_once() {
         for _ in 0..500 {
             let (start, direction, reach) = path(&mut rng);
             let mut seen = vec![0u32; boxes.len()];
-            grid.each_along(start, direction, reach, |item| {
-                seen[item.body()] += 1;
-                f32::INFINITY
-            });
+            grid.each_along(
+                start,
+                direction,
+                reach,
+                |_| {},
+                |item| {
+                    seen[item.body()] += 1;
+                    f32::INFINITY
+                },
+            );
             for (i, aabb) in boxes.iter().enumerate() {
                 let met = meets(&start, direction.as_dvec2(), f64::from(reach), aabb);
                 assert!(seen[i] <= 1, "box {i} visited {} times", seen[i]);
@@ -157,13 +163,19 @@ fn a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it() {
             .count();
         // The caller wants the nearest box: what it has found so far bounds the walk.
         let mut best = f64::INFINITY;
-        grid.each_along(start, direction, reach, |item| {
-            visited += 1;
-            if let Some(enter) = meets(&start, d, f64::from(reach), &item.aabb) {
-                best = best.min(enter);
-            }
-            best as f32
-        });
+        grid.each_along(
+            start,
+            direction,
+            reach,
+            |_| {},
+            |item| {
+                visited += 1;
+                if let Some(enter) = meets(&start, d, f64::from(reach), &item.aabb) {
+                    best = best.min(enter);
+                }
+                best as f32
+            },
+        );
         assert_eq!(best, nearest, "{start:?} along {direction} within {reach}");
     }
     // Nearest first: most boxes the paths meet lie beyond the nearest and are never visited.

@@ -186,26 +186,32 @@ impl SpatialQuery<'_, '_> {
             max: origin,
         };
         let mut done = f32::INFINITY;
-        grid.each_along(start, direction, max_distance, |item| {
-            let i = item.body();
-            if ray_meets_box(origin, direction, max_distance.min(done), &item.aabb)
-                && filter.accepts(item, also, || ready.names(i))
-                && let Some(hit) = ready.with_shape(item, filter.mask, |shape| {
-                    cast_ray(shape, origin, direction, max_distance, solid)
-                })
-                && hit.distance <= done
-                && let entity = ready.entity(i)
-                && self.alive(&ready, entity)
-            {
-                done = offer(RayHitData {
-                    entity,
-                    distance: hit.distance,
-                    normal: hit.normal,
-                    point: hit.point,
-                });
-            }
-            done
-        });
+        grid.each_along(
+            start,
+            direction,
+            max_distance,
+            |item| ready.prefetch(item),
+            |item| {
+                let i = item.body();
+                if ray_meets_box(origin, direction, max_distance.min(done), &item.aabb)
+                    && filter.accepts(item, also, || ready.names(i))
+                    && let Some(hit) = ready.with_shape(item, filter.mask, |shape| {
+                        cast_ray(shape, origin, direction, max_distance, solid)
+                    })
+                    && hit.distance <= done
+                    && let entity = ready.entity(i)
+                    && self.alive(&ready, entity)
+                {
+                    done = offer(RayHitData {
+                        entity,
+                        distance: hit.distance,
+                        normal: hit.normal,
+                        point: hit.point,
+                    });
+                }
+                done
+            },
+        );
         let ray = (origin, direction, max_distance.min(done), solid);
         self.grid_rays(ray, filter, also, offer);
     }

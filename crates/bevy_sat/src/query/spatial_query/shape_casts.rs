@@ -155,39 +155,45 @@ impl SpatialQuery<'_, '_> {
         let ready = self.ready();
         let grid = &ready.cached.grid;
         let mut done = f32::INFINITY;
-        grid.each_along(start, direction, max_distance, |item| {
-            let i = item.body();
-            // Where along the cast the boxes overlap: nothing to sweep outside it, and the
-            // sweep's motion ends where the shape has passed the collider.
-            let Some((enter, exit)) = box_path(&start, direction, &item.aabb) else {
-                return done;
-            };
-            if enter > max_distance
-                || enter > done
-                || !filter.accepts(item, also, || ready.names(i))
-            {
-                return done;
-            }
-            let reach = exit.min(max_distance).max(0.0);
-            let motion = direction * reach;
-            if let Some(hit) =
-                ready.with_shape(item, filter.mask, |shape| sweep(placed, shape, motion))
-            {
-                let distance = (hit.toi * reach).min(max_distance);
-                let entity = ready.entity(i);
-                if distance <= done && self.alive(&ready, entity) {
-                    done = offer(Candidate {
-                        entity,
-                        distance,
-                        body: i as u32,
-                        hit,
-                        motion,
-                        point: None,
-                    });
+        grid.each_along(
+            start,
+            direction,
+            max_distance,
+            |item| ready.prefetch(item),
+            |item| {
+                let i = item.body();
+                // Where along the cast the boxes overlap: nothing to sweep outside it, and the
+                // sweep's motion ends where the shape has passed the collider.
+                let Some((enter, exit)) = box_path(&start, direction, &item.aabb) else {
+                    return done;
+                };
+                if enter > max_distance
+                    || enter > done
+                    || !filter.accepts(item, also, || ready.names(i))
+                {
+                    return done;
                 }
-            }
-            done
-        });
+                let reach = exit.min(max_distance).max(0.0);
+                let motion = direction * reach;
+                if let Some(hit) =
+                    ready.with_shape(item, filter.mask, |shape| sweep(placed, shape, motion))
+                {
+                    let distance = (hit.toi * reach).min(max_distance);
+                    let entity = ready.entity(i);
+                    if distance <= done && self.alive(&ready, entity) {
+                        done = offer(Candidate {
+                            entity,
+                            distance,
+                            body: i as u32,
+                            hit,
+                            motion,
+                            point: None,
+                        });
+                    }
+                }
+                done
+            },
+        );
         let cast = (placed, direction, max_distance.min(done));
         self.grid_casts(cast, filter, also, |c| {
             offer(Candidate {

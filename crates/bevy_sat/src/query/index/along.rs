@@ -43,8 +43,14 @@ impl Grid {
     ) {
         let path = Path::new(start, direction);
         let mut done = f32::INFINITY;
+        // The large bodies (level walls, most far from the path) are first tested against the
+        // box the moving box sweeps over the whole reach.
+        let swept = start.union(&Aabb {
+            min: start.min + direction * reach,
+            max: start.max + direction * reach,
+        });
         for item in &self.large {
-            if path.enter(&item.aabb) <= reach.min(done) {
+            if item.aabb.overlaps(&swept) && path.enter(&item.aabb) <= reach.min(done) {
                 done = visit(item);
             }
         }
@@ -55,6 +61,8 @@ impl Grid {
             Strips::new(levels[1], &start, direction, reach),
         ];
         let mut queue = Queue::default();
+        // The boxes of a block that the path meets in time, and where: filled anew per block.
+        let mut met = [(0.0f32, 0u8); BLOCK];
         loop {
             let k = usize::from(walks[1].next < walks[0].next);
             let t = walks[k].next;
@@ -75,7 +83,6 @@ impl Grid {
                 // are queued. (A box queued after `done` shrank within its block is dropped by
                 // the queue.)
                 for (b, block) in items.chunks(BLOCK).enumerate() {
-                    let mut met = [(0.0f32, 0u8); BLOCK];
                     let mut count = 0;
                     for (k, candidate) in block.iter().enumerate() {
                         let enter = path.enter(&candidate.aabb);

@@ -352,6 +352,20 @@ fn equal_distances_are_ordered_by_entity() {
     );
 }
 
+/// With the block at x = 50 gone, a ray from the origin along x hits `far` (the block at
+/// x = 100), and the point (50, 0) is in no collider.
+fn assert_near_block_gone(app: &mut App, far: Entity) {
+    let hit = run(app, |q| {
+        q.cast_ray(Vec2::ZERO, Dir2::X, 1000.0, true, &all())
+    })
+    .unwrap();
+    assert_eq!(hit.entity, far);
+    assert_eq!(
+        run(app, |q| q.point_intersections(Vec2::new(50.0, 0.0), &all())),
+        []
+    );
+}
+
 #[test]
 fn despawned_entities_are_never_returned_even_before_the_next_step() {
     let mut app = app();
@@ -359,16 +373,7 @@ fn despawned_entities_are_never_returned_even_before_the_next_step() {
     let far = block(&mut app, 100.0, 0.0);
     app.update();
     app.world_mut().despawn(near);
-    let hit = run(&mut app, |q| {
-        q.cast_ray(Vec2::ZERO, Dir2::X, 1000.0, true, &all())
-    })
-    .unwrap();
-    assert_eq!(hit.entity, far);
-    assert_eq!(
-        run(&mut app, |q| q
-            .point_intersections(Vec2::new(50.0, 0.0), &all())),
-        []
-    );
+    assert_near_block_gone(&mut app, far);
     // A collider removed is left out too.
     app.world_mut().entity_mut(far).remove::<ConvexCollider>();
     assert!(
@@ -408,16 +413,7 @@ fn a_collider_despawned_during_the_step_after_its_bodies_were_gathered_is_never_
     );
     app.update();
     assert!(app.world().get_entity(near).is_err());
-    let hit = run(&mut app, |q| {
-        q.cast_ray(Vec2::ZERO, Dir2::X, 1000.0, true, &all())
-    })
-    .unwrap();
-    assert_eq!(hit.entity, far);
-    assert_eq!(
-        run(&mut app, |q| q
-            .point_intersections(Vec2::new(50.0, 0.0), &all())),
-        []
-    );
+    assert_near_block_gone(&mut app, far);
     // The next step gathers the bodies again: the far block is still found.
     app.update();
     let hit = run(&mut app, |q| {

@@ -95,6 +95,29 @@ impl Item {
     }
 }
 
+/// Items whose boxes a walk tests together, without a branch per item, before taking those
+/// that pass.
+const BLOCK: usize = 16;
+
+/// Writes to `kept`, in order, `(value, k)` for each item `k` of `block` (at most [`BLOCK`]
+/// items) whose `test` passes, and returns how many. No branch per item: which items pass is
+/// unpredictable, and most do not.
+#[inline(always)]
+fn keep<T: Copy>(
+    block: &[Item],
+    kept: &mut [(T, u8); BLOCK],
+    test: impl Fn(&Item) -> (T, bool),
+) -> usize {
+    let mut count = 0;
+    for (k, item) in block.iter().enumerate() {
+        let (value, passes) = test(item);
+        // `count <= k`: always within the block.
+        kept[count & (BLOCK - 1)] = (value, k as u8);
+        count += usize::from(passes);
+    }
+    count
+}
+
 /// A rectangle of cells, both ends included; empty when `x0 > x1` or `y0 > y1`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Range {

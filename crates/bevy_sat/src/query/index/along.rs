@@ -13,13 +13,10 @@ use bevy::prelude::*;
 use sat_core::Aabb;
 
 use super::strips::Strips;
-use super::{Grid, Item};
+use super::{BLOCK, Grid, Item, keep};
 
 /// Bodies waiting at most; a body beyond is handed over early, the nearest waiting first.
 const QUEUE: usize = 16;
-
-/// Boxes tested together before the queue takes those the path meets.
-const BLOCK: usize = 16;
 
 /// [`Grid::each_along`]'s `Queue` ids: the level is in this bit, the item's index in the
 /// others.
@@ -78,18 +75,14 @@ impl Grid {
             let mut within = reach.min(done);
             for y in strip.y0..=strip.y1 {
                 let (from, items) = level.row_items(y, strip.x0, strip.x1);
-                // A block of boxes at a time: which ones the path meets in time is
-                // unpredictable, so they are tested without a branch per box and only those
-                // are queued. (A box queued after `done` shrank within its block is dropped by
-                // the queue.)
+                // A block of boxes at a time ([`keep`]): only those the path meets in time are
+                // queued. (A box queued after `done` shrank within its block is dropped by the
+                // queue.)
                 for (b, block) in items.chunks(BLOCK).enumerate() {
-                    let mut count = 0;
-                    for (k, candidate) in block.iter().enumerate() {
+                    let count = keep(block, &mut met, |candidate| {
                         let enter = path.enter(&candidate.aabb);
-                        // `count <= k`: always within the block.
-                        met[count & (BLOCK - 1)] = (enter, k as u8);
-                        count += usize::from(enter <= within);
-                    }
+                        (enter, enter <= within)
+                    });
                     let first = from + b * BLOCK;
                     for &(enter, k) in &met[..count] {
                         let id = tag | (first + usize::from(k)) as u32;

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use sat_core::Aabb;
 
 use super::level::Level;
-use super::{Grid, Item, Range};
+use super::{BLOCK, Grid, Item, Range, keep};
 
 impl Grid {
     /// The levels, in the order the walks take them.
@@ -141,30 +141,23 @@ impl Level {
     }
 }
 
-/// Items whose boxes [`each_meeting`] tests before visiting those that meet.
-const BLOCK: usize = 16;
-
 /// Calls `visit` for each of `items` whose box meets (overlaps or touches) `aabb`, until it
-/// returns false; returns whether it never did. The boxes are tested a block at a time without
-/// a branch per item, since most miss and which ones do is unpredictable; only those that meet
-/// are visited.
+/// returns false; returns whether it never did. The boxes are tested a block at a time
+/// ([`keep`]); only those that meet are visited.
 #[inline]
 fn each_meeting(items: &[Item], aabb: &Aabb, visit: &mut impl FnMut(&Item) -> bool) -> bool {
-    // `aabb.overlaps(other)` as one comparison of four lanes: mins against maxes.
     let (low, high) = (aabb.min, aabb.max);
+    let mut meeting = [((), 0u8); BLOCK];
     for block in items.chunks(BLOCK) {
-        let mut meeting = [0u8; BLOCK];
-        let mut count = 0;
-        for (k, item) in block.iter().enumerate() {
+        // `aabb.overlaps(other)` as one comparison of four lanes: mins against maxes.
+        let count = keep(block, &mut meeting, |item| {
             let (min, max) = (item.aabb.min, item.aabb.max);
             let meets = Vec4::new(min.x, min.y, low.x, low.y)
                 .cmple(Vec4::new(high.x, high.y, max.x, max.y))
                 .all();
-            // `count <= k`: always within the block.
-            meeting[count & (BLOCK - 1)] = k as u8;
-            count += usize::from(meets);
-        }
-        for &k in &meeting[..count] {
+            ((), meets)
+        });
+        for &(_, k) in &meeting[..count] {
             if !visit(&block[usize::from(k)]) {
                 return false;
             }

@@ -176,16 +176,26 @@ impl Span {
 pub(crate) fn polygon_span(p: PolygonView<'_>, ray: &Ray) -> Option<Span> {
     let vertices = p.vertices;
     let n = vertices.len();
-    // Per side: (t, how head-on the edge is met, edge index). The entry is the latest
-    // entering edge, the exit the earliest leaving one.
-    let mut enter: Option<(f64, f64, usize)> = None;
-    let mut exit: Option<(f64, f64, usize)> = None;
+    // The cosine between edge `i`'s outward normal and the direction: how head-on the ray
+    // meets it. Needed only to break a tie between two edges met at the same `t`.
+    let cosine = |i: usize| {
+        let (_, edge) = edge_of(p, i);
+        outside_edge(DVec2::ZERO, edge, ray.direction) / (edge.length() * ray.length)
+    };
+    // The entry is the latest entering edge (of two met at the same `t`, the one met more
+    // head-on), the exit the earliest leaving one (of two, the one met less head-on). Which
+    // edges enter and which is latest depend on the ray: the loop picks them without a branch.
+    let (mut t_in, mut edge_in) = (f64::NEG_INFINITY, usize::MAX);
+    let (mut t_out, mut edge_out) = (f64::INFINITY, usize::MAX);
+    let mut start = vertices.first()?.as_dvec2();
     for i in 0..n {
-        let (start, edge) = edge_of(p, i);
+        let end = vertices[if i + 1 == n { 0 } else { i + 1 }].as_dvec2();
+        let edge = end - start;
         // How far the origin lies outside the edge's line, and how fast the ray moves out of
         // it, both times the edge's length: the same arithmetic as `contains_point`.
         let outside = outside_edge(start, edge, ray.origin);
         let approach = outside_edge(DVec2::ZERO, edge, ray.direction);
+        start = end;
         if approach == 0.0 {
             if outside > 0.0 {
                 return None; // parallel to the edge and outside it
@@ -193,24 +203,46 @@ pub(crate) fn polygon_span(p: PolygonView<'_>, ray: &Ray) -> Option<Span> {
             continue;
         }
         let t = -outside / approach;
-        // The cosine between the outward normal and the direction.
-        let cosine = approach / (edge.length() * ray.length);
-        if approach < 0.0 {
-            if enter.is_none_or(|(te, ce, _)| t > te || (t == te && cosine < ce)) {
-                enter = Some((t, cosine, i));
+        let entering = approach < 0.0;
+        // An entering edge competes for the entry only, a leaving one for the exit only: on
+        // the other side it stands at an infinity that never wins. (`t` is never NaN.)
+        let as_in = if entering { t } else { f64::NEG_INFINITY };
+        let as_out = if entering { f64::INFINITY } else { t };
+        let (later, earlier) = (as_in > t_in, as_out < t_out);
+        if t == if entering { t_in } else { t_out } {
+            // A tie with the edge held (rare): the more head-on enters, the less leaves.
+            let held = if entering { edge_in } else { edge_out };
+            let wins = held == usize::MAX
+                || if entering {
+                    cosine(i) < cosine(held)
+                } else {
+                    cosine(i) > cosine(held)
+                };
+            if wins && entering {
+                edge_in = i;
+            } else if wins {
+                edge_out = i;
             }
-        } else if exit.is_none_or(|(tx, cx, _)| t < tx || (t == tx && cosine > cx)) {
-            exit = Some((t, cosine, i));
+            continue;
         }
+        t_in = if later { as_in } else { t_in };
+        edge_in = if later { i } else { edge_in };
+        t_out = if earlier { as_out } else { t_out };
+        edge_out = if earlier { i } else { edge_out };
     }
-    let ((t_in, _, edge_in), (t_out, _, edge_out)) = (enter?, exit?);
-    if t_in > t_out {
+    if edge_in == usize::MAX || edge_out == usize::MAX || t_in > t_out {
         return None;
     }
     let end = |t: f64, i: usize| End {
         t,
         normal: p.normals[i],
-        point: on_edge(ray, t, vertices[i], vertices[(i + 1) % n], p.bound),
+        point: on_edge(
+            ray,
+            t,
+            vertices[i],
+            vertices[if i + 1 == n { 0 } else { i + 1 }],
+            p.bound,
+        ),
     };
     Some(Span {
         enter: end(t_in, edge_in),

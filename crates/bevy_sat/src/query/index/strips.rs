@@ -21,9 +21,6 @@ use super::level::{Level, coordinate};
 /// The walk over one level (see the module's documentation).
 pub(super) struct Strips<'a> {
     level: &'a Level,
-    /// The moving box at distance 0, grown by the level's margin and by the round-off slack.
-    low: Vec2,
-    high: Vec2,
     /// The unit direction of the path, and its inverse per axis.
     direction: Vec2,
     inv: Vec2,
@@ -31,15 +28,27 @@ pub(super) struct Strips<'a> {
     end: f32,
     /// The distance of the next strip, `f32::INFINITY` once none is left.
     pub next: f32,
+    /// The first strip: the cells the moving box covers where the path enters the level.
+    first: Range,
+    started: bool,
     /// Per axis, the distance at which the box's leading side crosses the next line between
     /// cells (`f32::INFINITY` if it never does).
     crossing: [f32; 2],
     /// Per axis, the cell the box's leading side is in.
     lead: [u32; 2],
-    /// Per axis, the cells the box covered where the path entered (what it covers throughout
-    /// along an axis it does not move along).
-    first: [(u32, u32); 2],
-    started: bool,
+    /// Per axis, how the leading cell moves at a crossing: +1, -1, or 0 along an axis the path
+    /// does not move along. Kept as numbers, not as branches on the direction's signs, which
+    /// are unpredictable from one path to the next.
+    step: [i32; 2],
+    /// Per axis, whether the path does not move backwards along it (the leading side is then
+    /// the box's high side, and the line it crosses next is the leading cell's far one).
+    forward: [bool; 2],
+    /// Per axis, the box's leading and trailing sides at distance 0, grown by the level's
+    /// margin and by the round-off slack.
+    leading: [f32; 2],
+    trailing: [f32; 2],
+    /// The number of cells along each axis.
+    counts: [u32; 2],
 }
 
 impl<'a> Strips<'a> {
@@ -50,23 +59,26 @@ impl<'a> Strips<'a> {
     pub fn new(level: &'a Level, start: &Aabb, direction: Vec2, reach: f32) -> Self {
         let mut walk = Self {
             level,
-            low: Vec2::ZERO,
-            high: Vec2::ZERO,
             direction,
             inv: direction.recip(),
             end: reach,
             next: f32::INFINITY,
+            first: Range::EMPTY,
+            started: false,
             crossing: [f32::INFINITY; 2],
             lead: [0; 2],
-            first: [(0, 0); 2],
-            started: false,
+            step: [0; 2],
+            forward: [true; 2],
+            leading: [0.0; 2],
+            trailing: [0.0; 2],
+            counts: [level.cols, level.rows],
         };
         walk.enter(start);
         walk
     }
 
-    /// Sets where the walk starts and ends, and the moving box; leaves it with no strip if
-    /// the path never comes near enough the level.
+    /// Sets where the walk starts and ends, the moving box and the first strip; leaves it
+    /// with no strip if the path never comes near enough the level.
     fn enter(&mut self, start: &Aabb) {
         let (level, direction, reach) = (self.level, self.direction, self.end);
         if level.is_empty() {
@@ -102,10 +114,35 @@ impl<'a> Strips<'a> {
         let scale = centre.abs().max_element() + half.max_element() + t1.abs();
         let slack = scale * 4.0 * f32::EPSILON + level.cell * 1.0e-4;
         let grow = level.margin + Vec2::splat(slack);
-        self.low = start.min - grow;
-        self.high = start.max + grow;
+        let (low, high) = (start.min - grow, start.max + grow);
         self.end = t1;
         self.next = t0;
+        let (x0, y0) = level.cell_of(low + direction * t0);
+        let (x1, y1) = level.cell_of(high + direction * t0);
+        self.first = Range { x0, y0, x1, y1 };
+        let first = [(x0, x1), (y0, y1)];
+        for axis in 0..2 {
+            let d = direction[axis];
+            let forward = d >= 0.0;
+            self.forward[axis] = forward;
+            self.step[axis] = if d > 0.0 {
+                1
+            } else if d < 0.0 {
+                -1
+            } else {
+                0
+            };
+            (self.leading[axis], self.trailing[axis]) = if forward {
+                (high[axis], low[axis])
+            } else {
+                (low[axis], high[axis])
+            };
+            self.lead[axis] = if forward {
+                first[axis].1
+            } else {
+                first[axis].0
+            };
+        }
     }
 
     /// The level walked.
@@ -118,36 +155,24 @@ impl<'a> Strips<'a> {
         let t = self.next;
         let strip = if !self.started {
             self.started = true;
-            let (x0, y0) = self.level.cell_of(self.low + self.direction * t);
-            let (x1, y1) = self.level.cell_of(self.high + self.direction * t);
-            self.first = [(x0, x1), (y0, y1)];
-            for axis in 0..2 {
-                let (c0, c1) = self.first[axis];
-                self.lead[axis] = if self.direction[axis] < 0.0 { c0 } else { c1 };
-                self.crossing[axis] = self.crossing_after(axis);
-            }
-            Range { x0, y0, x1, y1 }
-        } else if self.crossing[0] <= self.crossing[1] {
-            // A new column.
-            let x = self.stepped(0);
-            let (y0, y1) = self.across(1, t);
-            self.crossing[0] = self.crossing_after(0);
-            Range {
-                x0: x,
-                y0,
-                x1: x,
-                y1,
-            }
+            self.crossing = [self.crossing_after(0), self.crossing_after(1)];
+            self.first
         } else {
-            // A new row.
-            let y = self.stepped(1);
-            let (x0, x1) = self.across(0, t);
-            self.crossing[1] = self.crossing_after(1);
+            // A new column (`axis` 0) or row (1): the cells just beyond the line crossed along
+            // `axis`, as far as the box reaches across it.
+            let axis = usize::from(self.crossing[1] < self.crossing[0]);
+            let other = 1 - axis;
+            let lead = self.lead[axis].wrapping_add_signed(self.step[axis]);
+            self.lead[axis] = lead;
+            let (from, to) = self.across(other, t);
+            self.crossing[axis] = self.crossing_after(axis);
+            let (mut low, mut high) = ([lead; 2], [lead; 2]);
+            (low[other], high[other]) = (from, to);
             Range {
-                x0,
-                y0: y,
-                x1,
-                y1: y,
+                x0: low[0],
+                y0: low[1],
+                x1: high[0],
+                y1: high[1],
             }
         };
         let next = self.crossing[0].min(self.crossing[1]);
@@ -159,55 +184,33 @@ impl<'a> Strips<'a> {
         strip
     }
 
-    /// Moves the leading cell along `axis` one cell on, and returns it.
-    fn stepped(&mut self, axis: usize) -> u32 {
-        let lead = &mut self.lead[axis];
-        // A crossing exists only where a cell is left beyond the leading one.
-        *lead = if self.direction[axis] < 0.0 {
-            lead.saturating_sub(1)
-        } else {
-            lead.saturating_add(1)
-        };
-        *lead
-    }
-
-    /// The number of cells along `axis`.
-    fn count(&self, axis: usize) -> u32 {
-        if axis == 0 {
-            self.level.cols
-        } else {
-            self.level.rows
-        }
-    }
-
     /// The distance at which the box's leading side along `axis` crosses the line beyond its
     /// cell, `f32::INFINITY` if it does not move along the axis or that cell is the last.
+    #[inline]
     fn crossing_after(&self, axis: usize) -> f32 {
-        let (d, lead, level) = (self.direction[axis], self.lead[axis], self.level);
+        let (lead, level) = (self.lead[axis], self.level);
+        // A crossing exists only where a cell is left beyond the leading one.
+        let beyond = i64::from(lead) + i64::from(self.step[axis]);
+        let exists = self.step[axis] != 0 && beyond >= 0 && beyond < i64::from(self.counts[axis]);
+        let line = lead + u32::from(self.forward[axis]);
+        let line = level.origin[axis] + line as f32 * level.cell;
         // `max(0.0)`: a line the box already reaches is crossed at once (and a direction so
         // small that its inverse is infinite gives no NaN).
-        if d > 0.0 && lead + 1 < self.count(axis) {
-            let line = level.origin[axis] + (lead + 1) as f32 * level.cell;
-            ((line - self.high[axis]) * self.inv[axis]).max(0.0)
-        } else if d < 0.0 && lead > 0 {
-            let line = level.origin[axis] + lead as f32 * level.cell;
-            ((line - self.low[axis]) * self.inv[axis]).max(0.0)
-        } else {
-            f32::INFINITY
-        }
+        let at = ((line - self.leading[axis]) * self.inv[axis]).max(0.0);
+        if exists { at } else { f32::INFINITY }
     }
 
     /// The cells the box covers along `axis` at distance `t`: from its trailing side's to its
     /// leading side's.
+    #[inline]
     fn across(&self, axis: usize, t: f32) -> (u32, u32) {
-        let (d, lead, level) = (self.direction[axis], self.lead[axis], self.level);
-        let cell = |v: f32| coordinate(v, level.origin[axis], level.inv_cell, self.count(axis));
-        if d > 0.0 {
-            (cell(self.low[axis] + d * t).min(lead), lead)
-        } else if d < 0.0 {
-            (lead, cell(self.high[axis] + d * t).max(lead))
+        let (lead, level) = (self.lead[axis], self.level);
+        let v = self.trailing[axis] + self.direction[axis] * t;
+        let trail = coordinate(v, level.origin[axis], level.inv_cell, self.counts[axis]);
+        if self.forward[axis] {
+            (trail.min(lead), lead)
         } else {
-            self.first[axis]
+            (lead, trail.max(lead))
         }
     }
 }

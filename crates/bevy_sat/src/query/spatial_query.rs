@@ -197,15 +197,6 @@ fn place(shape: &ConvexCollider, origin: Vec2, rotation: f32) -> Option<Shape> {
         .ok()
 }
 
-/// Whether the ray may meet the box (an entry's box, grown beyond round-off): the slab test.
-fn ray_meets_box(origin: Vec2, direction: Vec2, reach: f32, aabb: &Aabb) -> bool {
-    let start = Aabb {
-        min: origin,
-        max: origin,
-    };
-    box_path(&start, direction, aabb).is_some_and(|(enter, _)| enter <= reach)
-}
-
 /// The interval of distances along `direction` (unit) at which box `moving`, moved that far,
 /// overlaps box `still`; `None` if never at a distance of 0 or more.
 fn box_path(moving: &Aabb, direction: Vec2, still: &Aabb) -> Option<(f32, f32)> {

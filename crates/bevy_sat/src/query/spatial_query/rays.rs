@@ -3,7 +3,7 @@
 use bevy::prelude::*;
 use sat_core::{Aabb, cast_ray};
 
-use super::{SpatialQuery, ray_meets_box, usable_reach};
+use super::{SpatialQuery, usable_reach};
 use crate::query::filter::SpatialQueryFilter;
 use crate::query::hits::{Best, Nearest, RayHitData};
 
@@ -193,8 +193,8 @@ impl SpatialQuery<'_, '_> {
             |item| ready.prefetch(item),
             |item| {
                 let i = item.body();
-                if ray_meets_box(origin, direction, max_distance.min(done), &item.aabb)
-                    && filter.accepts(item, also, || ready.names(i))
+                // The walk hands over only bodies whose boxes the ray meets within `done`.
+                if filter.accepts(item, also, || ready.names(i))
                     && let Some(hit) = ready.with_shape(item, filter.mask, |shape| {
                         cast_ray(shape, origin, direction, max_distance, solid)
                     })

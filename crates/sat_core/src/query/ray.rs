@@ -206,10 +206,10 @@ pub(crate) fn polygon_span(p: PolygonView<'_>, ray: &Ray) -> Option<Span> {
         let entering = approach < 0.0;
         // An entering edge competes for the entry only, a leaving one for the exit only: on
         // the other side it stands at an infinity that never wins. (`t` is never NaN.)
-        let as_in = if entering { t } else { f64::NEG_INFINITY };
-        let as_out = if entering { f64::INFINITY } else { t };
+        let as_in = select(entering, t, f64::NEG_INFINITY);
+        let as_out = select(entering, f64::INFINITY, t);
         let (later, earlier) = (as_in > t_in, as_out < t_out);
-        if t == if entering { t_in } else { t_out } {
+        if t == select(entering, t_in, t_out) {
             // A tie with the edge held (rare): the more head-on enters, the less leaves.
             let held = if entering { edge_in } else { edge_out };
             let wins = held == usize::MAX
@@ -225,9 +225,9 @@ pub(crate) fn polygon_span(p: PolygonView<'_>, ray: &Ray) -> Option<Span> {
             }
             continue;
         }
-        t_in = if later { as_in } else { t_in };
+        t_in = select(later, as_in, t_in);
         edge_in = if later { i } else { edge_in };
-        t_out = if earlier { as_out } else { t_out };
+        t_out = select(earlier, as_out, t_out);
         edge_out = if earlier { i } else { edge_out };
     }
     if edge_in == usize::MAX || edge_out == usize::MAX || t_in > t_out {
@@ -248,6 +248,14 @@ pub(crate) fn polygon_span(p: PolygonView<'_>, ray: &Ray) -> Option<Span> {
         enter: end(t_in, edge_in),
         exit: end(t_out, edge_out),
     })
+}
+
+/// `if choose { a } else { b }`, by masks on the bits: the compiler cannot make a branch of
+/// it, which the CPU would mispredict where `choose` is unpredictable.
+#[inline(always)]
+fn select(choose: bool, a: f64, b: f64) -> f64 {
+    let mask = u64::from(choose).wrapping_neg();
+    f64::from_bits((a.to_bits() & mask) | (b.to_bits() & !mask))
 }
 
 /// The point of the ray at `t`, where it crosses the line of the edge `start → end`.

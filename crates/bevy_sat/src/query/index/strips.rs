@@ -207,10 +207,13 @@ impl<'a> Strips<'a> {
         let (lead, level) = (self.lead[axis], self.level);
         let v = self.trailing[axis] + self.direction[axis] * t;
         let trail = coordinate(v, level.origin[axis], level.inv_cell, self.counts[axis]);
-        if self.forward[axis] {
-            (trail.min(lead), lead)
-        } else {
-            (lead, trail.max(lead))
-        }
+        // Forward: from the trailing cell (never beyond the leading one) to the leading one;
+        // backwards, the other way round. Chosen by masks: the direction is unpredictable.
+        let forward = u32::from(self.forward[axis]).wrapping_neg();
+        let (low, high) = (trail.min(lead), trail.max(lead));
+        (
+            (low & forward) | (lead & !forward),
+            (lead & forward) | (high & !forward),
+        )
     }
 }

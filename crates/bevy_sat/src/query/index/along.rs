@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use sat_core::Aabb;
 
 use super::strips::Strips;
-use super::{BLOCK, Grid, Item, keep};
+use super::{BLOCK, Grid, Item, keep, meet};
 
 /// Bodies waiting at most; a body beyond is handed over early, the nearest waiting first.
 const QUEUE: usize = 16;
@@ -47,7 +47,7 @@ impl Grid {
             max: start.max + direction * reach,
         });
         for item in &self.large {
-            if item.aabb.overlaps(&swept) && path.enter(&item.aabb) <= reach.min(done) {
+            if meet(&item.aabb, &swept) && path.enter(&item.aabb) <= reach.min(done) {
                 done = visit(item);
             }
         }

@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use sat_core::Aabb;
 
 use super::level::Level;
-use super::{BLOCK, Grid, Item, Range, keep};
+use super::{BLOCK, Grid, Item, Range, keep, meet};
 
 impl Grid {
     /// The levels, in the order the walks take them.
@@ -146,17 +146,9 @@ impl Level {
 /// ([`keep`]); only those that meet are visited.
 #[inline]
 fn each_meeting(items: &[Item], aabb: &Aabb, visit: &mut impl FnMut(&Item) -> bool) -> bool {
-    let (low, high) = (aabb.min, aabb.max);
     let mut meeting = [((), 0u8); BLOCK];
     for block in items.chunks(BLOCK) {
-        // `aabb.overlaps(other)` as one comparison of four lanes: mins against maxes.
-        let count = keep(block, &mut meeting, |item| {
-            let (min, max) = (item.aabb.min, item.aabb.max);
-            let meets = Vec4::new(min.x, min.y, low.x, low.y)
-                .cmple(Vec4::new(high.x, high.y, max.x, max.y))
-                .all();
-            ((), meets)
-        });
+        let count = keep(block, &mut meeting, |item| ((), meet(&item.aabb, aabb)));
         for &(_, k) in &meeting[..count] {
             if !visit(&block[usize::from(k)]) {
                 return false;

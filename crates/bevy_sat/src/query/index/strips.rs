@@ -54,13 +54,15 @@ pub(super) struct Strips<'a> {
 impl<'a> Strips<'a> {
     /// The walk of `level` for the box `start` moving along `direction` (unit) from 0 to
     /// `reach`: one with no strip if the path never comes near enough the level for a body of
-    /// it to be met.
+    /// it to be met. (Built in one go, not filled in field by field: the walk's first reads of
+    /// its fields then wait on no store.)
     #[inline]
     pub fn new(level: &'a Level, start: &Aabb, direction: Vec2, reach: f32) -> Self {
-        let mut walk = Self {
+        let inv = direction.recip();
+        let idle = Self {
             level,
             direction,
-            inv: direction.recip(),
+            inv,
             end: reach,
             next: f32::INFINITY,
             first: Range::EMPTY,
@@ -73,29 +75,20 @@ impl<'a> Strips<'a> {
             trailing: [0.0; 2],
             counts: [level.cols, level.rows],
         };
-        walk.enter(start);
-        walk
-    }
-
-    /// Sets where the walk starts and ends, the moving box and the first strip; leaves it
-    /// with no strip if the path never comes near enough the level.
-    fn enter(&mut self, start: &Aabb) {
-        let (level, direction, reach) = (self.level, self.direction, self.end);
         if level.is_empty() {
-            return;
+            return idle;
         }
         // Where the moving box is near enough the grid for a body of it to meet it: the slab
         // test of its centre against the grid grown by its half size and the margin.
         let half = start.size() * 0.5;
         let centre = (start.min + start.max) * 0.5;
         let (low, high) = (level.near_low - half, level.near_high + half);
-        let inv = self.inv;
         let (mut t0, mut t1) = (0.0f32, reach);
         for axis in 0..2 {
             let (o, d, lo, hi) = (centre[axis], direction[axis], low[axis], high[axis]);
             if d == 0.0 {
                 if o < lo || o > hi {
-                    return;
+                    return idle;
                 }
             } else {
                 // By the inverse: the round-off of a product against a quotient is far within
@@ -107,7 +100,7 @@ impl<'a> Strips<'a> {
             }
         }
         if t0.is_nan() || t1.is_nan() || t0 > t1 {
-            return;
+            return idle;
         }
         // The box is grown by a little more than the round-off of a point computed on the
         // path, so that a body touched at a crossing is in the cells taken by then.
@@ -115,33 +108,28 @@ impl<'a> Strips<'a> {
         let slack = scale * 4.0 * f32::EPSILON + level.cell * 1.0e-4;
         let grow = level.margin + Vec2::splat(slack);
         let (low, high) = (start.min - grow, start.max + grow);
-        self.end = t1;
-        self.next = t0;
         let (x0, y0) = level.cell_of(low + direction * t0);
         let (x1, y1) = level.cell_of(high + direction * t0);
-        self.first = Range { x0, y0, x1, y1 };
-        let first = [(x0, x1), (y0, y1)];
-        for axis in 0..2 {
-            let d = direction[axis];
-            let forward = d >= 0.0;
-            self.forward[axis] = forward;
-            self.step[axis] = if d > 0.0 {
-                1
-            } else if d < 0.0 {
-                -1
-            } else {
-                0
-            };
-            (self.leading[axis], self.trailing[axis]) = if forward {
-                (high[axis], low[axis])
-            } else {
-                (low[axis], high[axis])
-            };
-            self.lead[axis] = if forward {
-                first[axis].1
-            } else {
-                first[axis].0
-            };
+        // Per axis, by selects: the direction's signs are unpredictable.
+        let forward = [direction.x >= 0.0, direction.y >= 0.0];
+        let pick = |axis: usize, ahead: f32, behind: f32| {
+            let mask = u32::from(forward[axis]).wrapping_neg();
+            f32::from_bits((ahead.to_bits() & mask) | (behind.to_bits() & !mask))
+        };
+        let sign = |d: f32| i32::from(d > 0.0) - i32::from(d < 0.0);
+        Self {
+            end: t1,
+            next: t0,
+            first: Range { x0, y0, x1, y1 },
+            lead: [
+                if forward[0] { x1 } else { x0 },
+                if forward[1] { y1 } else { y0 },
+            ],
+            step: [sign(direction.x), sign(direction.y)],
+            forward,
+            leading: [pick(0, high.x, low.x), pick(1, high.y, low.y)],
+            trailing: [pick(0, low.x, high.x), pick(1, low.y, high.y)],
+            ..idle
         }
     }
 

@@ -207,10 +207,14 @@ fn a_walk_in_a_box_visits_every_box_it_meets_once_and_no_other() {
                 max: at + half,
             };
             let mut seen = vec![0u32; boxes.len()];
-            grid.each_in_box(&area, |item| {
-                seen[item.body()] += 1;
-                true
-            });
+            grid.each_in_box(
+                &area,
+                |_| {},
+                |item| {
+                    seen[item.body()] += 1;
+                    true
+                },
+            );
             for (i, aabb) in boxes.iter().enumerate() {
                 let meets = (0..2).all(|axis| {
                     f64::from(aabb.min[axis]) <= f64::from(area.max[axis])

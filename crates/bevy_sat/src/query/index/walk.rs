@@ -18,10 +18,23 @@ impl Grid {
     }
 
     /// Calls `visit` once for every body whose item's box overlaps (or touches) `aabb`: those of
-    /// the large list, then those of the levels; stops when `visit` returns false.
+    /// the large list, then those of the levels; stops when `visit` returns false. `ahead` is
+    /// told of each body as it is found, for the caller to fetch what it will read of it: the
+    /// bodies found are visited a batch at a time, so that those loads overlap one another and
+    /// the walk's own reads instead of each waiting in turn.
     #[inline]
-    pub fn each_in_box(&self, aabb: &Aabb, mut visit: impl FnMut(&Item) -> bool) {
-        if !each_meeting(&self.large, aabb, &mut visit) {
+    pub fn each_in_box(
+        &self,
+        aabb: &Aabb,
+        ahead: impl Fn(&Item),
+        mut visit: impl FnMut(&Item) -> bool,
+    ) {
+        let mut batch = Batch::default();
+        let mut found = |item| {
+            ahead(item);
+            batch.add(item, &mut visit)
+        };
+        if !each_meeting(&self.large, aabb, &mut found) {
             return;
         }
         for level in self.levels() {
@@ -30,11 +43,12 @@ impl Grid {
                 continue;
             }
             for y in range.y0..=range.y1 {
-                if !each_meeting(level.row_items(y, range.x0, range.x1).1, aabb, &mut visit) {
+                if !each_meeting(level.row_items(y, range.x0, range.x1).1, aabb, &mut found) {
                     return;
                 }
             }
         }
+        batch.visit(&mut visit);
     }
 
     /// Visits the bodies around `point`, nearest cells first: the large list, then in each
@@ -141,11 +155,48 @@ impl Level {
     }
 }
 
+/// Bodies found by [`Grid::each_in_box`] and not visited yet: at most [`BLOCK`].
+#[derive(Default)]
+struct Batch<'a> {
+    items: [Option<&'a Item>; BLOCK],
+    len: usize,
+}
+
+impl<'a> Batch<'a> {
+    /// Adds `item`, first visiting the batch if it is full; returns false if `visit` asked to
+    /// stop.
+    #[inline]
+    fn add(&mut self, item: &'a Item, visit: &mut impl FnMut(&Item) -> bool) -> bool {
+        if self.len == BLOCK && !self.visit(visit) {
+            return false;
+        }
+        self.items[self.len % BLOCK] = Some(item);
+        self.len += 1;
+        true
+    }
+
+    /// Visits the bodies waiting, in the order they were found, and empties the batch; returns
+    /// false if `visit` asked to stop.
+    #[inline]
+    fn visit(&mut self, visit: &mut impl FnMut(&Item) -> bool) -> bool {
+        let waiting = self.len.min(BLOCK);
+        self.len = 0;
+        self.items[..waiting]
+            .iter()
+            .flatten()
+            .all(|item| visit(item))
+    }
+}
+
 /// Calls `visit` for each of `items` whose box meets (overlaps or touches) `aabb`, until it
 /// returns false; returns whether it never did. The boxes are tested a block at a time
 /// ([`keep`]); only those that meet are visited.
 #[inline]
-fn each_meeting(items: &[Item], aabb: &Aabb, visit: &mut impl FnMut(&Item) -> bool) -> bool {
+fn each_meeting<'a>(
+    items: &'a [Item],
+    aabb: &Aabb,
+    visit: &mut impl FnMut(&'a Item) -> bool,
+) -> bool {
     let mut meeting = [((), 0u8); BLOCK];
     for block in items.chunks(BLOCK) {
         let count = keep(block, &mut meeting, |item| ((), meet(&item.aabb, aabb)));

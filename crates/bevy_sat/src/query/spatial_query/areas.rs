@@ -39,21 +39,25 @@ impl SpatialQuery<'_, '_> {
             max: point,
         };
         let mut going = true;
-        grid.each_in_box(&at, |item| {
-            let i = item.body();
-            if !(filter.accepts(item, None, || ready.names(i))
-                && ready
-                    .with_shape(item, filter.mask, |shape| {
-                        contains_point(shape, point).then_some(())
-                    })
-                    .is_some())
-            {
-                return true;
-            }
-            let entity = ready.entity(i);
-            going = !self.alive(&ready, entity) || callback(entity);
-            going
-        });
+        grid.each_in_box(
+            &at,
+            |item| ready.prefetch(item),
+            |item| {
+                let i = item.body();
+                if !(filter.accepts(item, None, || ready.names(i))
+                    && ready
+                        .with_shape(item, filter.mask, |shape| {
+                            contains_point(shape, point).then_some(())
+                        })
+                        .is_some())
+                {
+                    return true;
+                }
+                let entity = ready.entity(i);
+                going = !self.alive(&ready, entity) || callback(entity);
+                going
+            },
+        );
         if going {
             self.grids_at_point(point, filter, callback);
         }
@@ -94,21 +98,25 @@ impl SpatialQuery<'_, '_> {
         let ready = self.ready();
         let grid = &ready.cached.grid;
         let mut going = true;
-        grid.each_in_box(&area, |item| {
-            let i = item.body();
-            if !(filter.accepts(item, None, || ready.names(i))
-                && ready
-                    .with_shape(item, filter.mask, |shape| {
-                        overlap(&placed, shape).then_some(())
-                    })
-                    .is_some())
-            {
-                return true;
-            }
-            let entity = ready.entity(i);
-            going = !self.alive(&ready, entity) || callback(entity);
-            going
-        });
+        grid.each_in_box(
+            &area,
+            |item| ready.prefetch(item),
+            |item| {
+                let i = item.body();
+                if !(filter.accepts(item, None, || ready.names(i))
+                    && ready
+                        .with_shape(item, filter.mask, |shape| {
+                            overlap(&placed, shape).then_some(())
+                        })
+                        .is_some())
+                {
+                    return true;
+                }
+                let entity = ready.entity(i);
+                going = !self.alive(&ready, entity) || callback(entity);
+                going
+            },
+        );
         if going {
             self.grids_overlapping(&placed, filter, callback);
         }
@@ -147,22 +155,26 @@ impl SpatialQuery<'_, '_> {
         let ready = self.ready();
         let grid = &ready.cached.grid;
         let mut going = true;
-        grid.each_in_box(&area, |item| {
-            let i = item.body();
-            // The item's box may be larger than the collider's: the collider's own decides.
-            if !(filter.accepts(item, None, || ready.names(i))
-                && ready
-                    .with_shape(item, filter.mask, |shape| {
-                        shape.aabb().overlaps(&area).then_some(())
-                    })
-                    .is_some())
-            {
-                return true;
-            }
-            let entity = ready.entity(i);
-            going = !self.alive(&ready, entity) || callback(entity);
-            going
-        });
+        grid.each_in_box(
+            &area,
+            |item| ready.prefetch(item),
+            |item| {
+                let i = item.body();
+                // The item's box may be larger than the collider's: the collider's own decides.
+                if !(filter.accepts(item, None, || ready.names(i))
+                    && ready
+                        .with_shape(item, filter.mask, |shape| {
+                            shape.aabb().overlaps(&area).then_some(())
+                        })
+                        .is_some())
+                {
+                    return true;
+                }
+                let entity = ready.entity(i);
+                going = !self.alive(&ready, entity) || callback(entity);
+                going
+            },
+        );
         if going {
             self.grids_in(&area, filter, |s| s.aabb().overlaps(&area), callback);
         }

@@ -2,7 +2,7 @@
 //! which is nearest to a point.
 
 use bevy::prelude::*;
-use sat_core::{Aabb, contains_point, overlap, project_point};
+use sat_core::{Aabb, Shape, contains_point, overlap, project_point};
 
 use super::{SpatialQuery, box_distance, place};
 use crate::components::ConvexCollider;
@@ -27,40 +27,16 @@ impl SpatialQuery<'_, '_> {
         &self,
         point: Vec2,
         filter: &SpatialQueryFilter,
-        mut callback: impl FnMut(Entity) -> bool,
+        callback: impl FnMut(Entity) -> bool,
     ) {
         if !point.is_finite() {
             return;
         }
-        let ready = self.ready();
-        let grid = &ready.cached.grid;
         let at = Aabb {
             min: point,
             max: point,
         };
-        let mut going = true;
-        grid.each_in_box(
-            &at,
-            |item| ready.prefetch(item),
-            |item| {
-                let i = item.body();
-                if !(filter.accepts(item, None, || ready.names(i))
-                    && ready
-                        .with_shape(item, filter.mask, |shape| {
-                            contains_point(shape, point).then_some(())
-                        })
-                        .is_some())
-                {
-                    return true;
-                }
-                let entity = ready.entity(i);
-                going = !self.alive(&ready, entity) || callback(entity);
-                going
-            },
-        );
-        if going {
-            self.grids_at_point(point, filter, callback);
-        }
+        self.each_in_area(&at, filter, |shape| contains_point(shape, point), callback);
     }
 
     /// The colliders that overlap or touch `shape` placed at `origin` turned by `rotation`
@@ -89,37 +65,13 @@ impl SpatialQuery<'_, '_> {
         origin: Vec2,
         rotation: f32,
         filter: &SpatialQueryFilter,
-        mut callback: impl FnMut(Entity) -> bool,
+        callback: impl FnMut(Entity) -> bool,
     ) {
         let Some(placed) = place(shape, origin, rotation) else {
             return;
         };
         let area = placed.aabb();
-        let ready = self.ready();
-        let grid = &ready.cached.grid;
-        let mut going = true;
-        grid.each_in_box(
-            &area,
-            |item| ready.prefetch(item),
-            |item| {
-                let i = item.body();
-                if !(filter.accepts(item, None, || ready.names(i))
-                    && ready
-                        .with_shape(item, filter.mask, |shape| {
-                            overlap(&placed, shape).then_some(())
-                        })
-                        .is_some())
-                {
-                    return true;
-                }
-                let entity = ready.entity(i);
-                going = !self.alive(&ready, entity) || callback(entity);
-                going
-            },
-        );
-        if going {
-            self.grids_overlapping(&placed, filter, callback);
-        }
+        self.each_in_area(&area, filter, |shape| overlap(&placed, shape), callback);
     }
 
     /// The colliders whose bounding boxes overlap or touch the box from `min` to `max`,
@@ -146,26 +98,42 @@ impl SpatialQuery<'_, '_> {
         min: Vec2,
         max: Vec2,
         filter: &SpatialQueryFilter,
-        mut callback: impl FnMut(Entity) -> bool,
+        callback: impl FnMut(Entity) -> bool,
     ) {
         let area = Aabb { min, max };
         if !area.is_valid() {
             return;
         }
+        // An item's box may be larger than its collider's: the collider's own decides.
+        self.each_in_area(
+            &area,
+            filter,
+            |shape| shape.aabb().overlaps(&area),
+            callback,
+        );
+    }
+
+    /// Calls `callback` for every collider (tile grids included) whose shape, among those whose
+    /// boxes overlap or touch `area`, passes `test`, in no particular order, until it returns
+    /// false.
+    fn each_in_area(
+        &self,
+        area: &Aabb,
+        filter: &SpatialQueryFilter,
+        test: impl Fn(&Shape) -> bool,
+        mut callback: impl FnMut(Entity) -> bool,
+    ) {
         let ready = self.ready();
         let grid = &ready.cached.grid;
         let mut going = true;
         grid.each_in_box(
-            &area,
+            area,
             |item| ready.prefetch(item),
             |item| {
                 let i = item.body();
-                // The item's box may be larger than the collider's: the collider's own decides.
                 if !(filter.accepts(item, None, || ready.names(i))
                     && ready
-                        .with_shape(item, filter.mask, |shape| {
-                            shape.aabb().overlaps(&area).then_some(())
-                        })
+                        .with_shape(item, filter.mask, |shape| test(shape).then_some(()))
                         .is_some())
                 {
                     return true;
@@ -176,7 +144,7 @@ impl SpatialQuery<'_, '_> {
             },
         );
         if going {
-            self.grids_in(&area, filter, |s| s.aabb().overlaps(&area), callback);
+            self.grids_in(area, filter, test, callback);
         }
     }
 

@@ -4,7 +4,7 @@
 //! [`TilePieces`](crate::TilePieces). A hit names the grid, once: its nearest piece's.
 
 use bevy::prelude::*;
-use sat_core::{Aabb, Hit, Shape, cast_ray, contains_point, overlap, project_point, sweep};
+use sat_core::{Aabb, Hit, Shape, cast_ray, project_point, sweep};
 
 use super::{SpatialQuery, box_path};
 use crate::query::filter::SpatialQueryFilter;
@@ -152,30 +152,6 @@ impl SpatialQuery<'_, '_> {
             }
         }
         true
-    }
-
-    /// Whether `point` is in one of a grid's pieces, for each accepted grid.
-    pub(super) fn grids_at_point(
-        &self,
-        point: Vec2,
-        filter: &SpatialQueryFilter,
-        found: impl FnMut(Entity) -> bool,
-    ) -> bool {
-        let at = Aabb {
-            min: point,
-            max: point,
-        };
-        self.grids_in(&at, filter, |s| contains_point(s, point), found)
-    }
-
-    /// Whether `placed` overlaps a grid's pieces, for each accepted grid.
-    pub(super) fn grids_overlapping(
-        &self,
-        placed: &Shape,
-        filter: &SpatialQueryFilter,
-        found: impl FnMut(Entity) -> bool,
-    ) -> bool {
-        self.grids_in(&placed.aabb(), filter, |s| overlap(placed, s), found)
     }
 
     /// The nearest grid piece to `point` within `bound`, as `(distance, projection)`, if it is

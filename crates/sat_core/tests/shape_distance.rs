@@ -11,7 +11,9 @@ use common::reference::Difference;
 use common::strategies::placed_shape;
 use glam::{DVec2, Vec2};
 use proptest::prelude::*;
-use sat_core::{AsShape, Circle, ConvexPolygon, Pose, Shape, ShapeRef, distance, overlap, sweep};
+use sat_core::{
+    AsShape, Circle, ConvexPolygon, Pose, Shape, ShapeRef, collide_within, distance, overlap, sweep,
+};
 
 fn config() -> ProptestConfig {
     ProptestConfig::with_cases(10_000)
@@ -229,6 +231,29 @@ proptest! {
             prop_assert!(boundary_distance(&b, point.as_dvec2()) < tol, "{hit:?} {point}: off B");
             prop_assert!(boundary_distance(&moved, point.as_dvec2()) < tol, "{hit:?} {point}: off A");
         }
+    }
+
+    /// Shapes that overlap at the start touch, for `Hit::point`, in the middle of the static
+    /// contact's points: the one that `collide_within` clips with any gap counted as touching,
+    /// to the bit (two polygons are clipped on the axis the sweep's normal names, without
+    /// weighing the axes again). B is placed on A's centre, a little off it.
+    #[test]
+    fn sweep_point_at_start_is_the_static_contacts_middle(
+        a in placed_shape(), b in placed_shape(),
+        (ox, oy) in (-2.0f32..2.0, -2.0f32..2.0),
+        (mx, my) in (-80.0f32..80.0, -80.0f32..80.0),
+    ) {
+        let centre = |s: &Shape| (s.aabb().min + s.aabb().max) * 0.5;
+        let b = translated(&b, centre(&a) - centre(&b) + Vec2::new(ox, oy));
+        let motion = Vec2::new(mx, my);
+        let Some(hit) = sweep(&a, &b, motion).filter(|hit| hit.toi == 0.0) else {
+            return Ok(());
+        };
+        let contact = collide_within(&a, &b, f32::INFINITY).unwrap();
+        let points = contact.points();
+        let middle = points.iter().copied().sum::<Vec2>() / points.len() as f32;
+        prop_assert_eq!(hit.point(&a, &b, motion), middle);
+        prop_assert_eq!(hit.normal, contact.normal);
     }
 
     /// A box falling flat onto a floor touches it in the middle of the part they share.

@@ -262,6 +262,33 @@ pub(crate) fn least_overlap_inline(
     Some(least.overlap(if on_a { a } else { b }.normals[usize::from(edge)]))
 }
 
+/// The axis [`least_overlap_inline`] finds for two polygons held inline, named again by the
+/// normal it gave (`normal` is one of their unique axes or its opposite, exactly) with its
+/// overlap `depth`: what [`collide_within`] clips the contact on, found without weighing the
+/// axes again. `None` when `normal` is none of their axes.
+///
+/// The axes are unique across the pair (B's axes that are A's are not B's, as
+/// [`each_axis`] skips them), so a normal names one axis, and the way out along it.
+pub(crate) fn overlap_on_normal(
+    a: &ConvexPolygon,
+    b: &ConvexPolygon,
+    normal: Vec2,
+    depth: f32,
+) -> Option<AxisOverlap> {
+    let find = |p: &ConvexPolygon| {
+        p.axis_indices().find_map(|i| {
+            let axis = p.normals[i];
+            (axis == normal || axis == -normal).then_some((i, axis == normal))
+        })
+    };
+    let (on_a, (edge, along_edge)) = match find(a) {
+        Some(found) => (true, found),
+        None => (false, find(b)?),
+    };
+    let axis = if on_a { a } else { b }.normals[edge];
+    Some(Least::of(depth, edge as u8, on_a, along_edge).overlap(axis))
+}
+
 /// Calls `weigh` with each separating axis of two polygons, in the order [`collide`] weighs
 /// them: A's unique edge normals, then B's that are not A's (or their opposites, as for two
 /// unrotated boxes), each with its edge index, how far A must move to leave B along it each

@@ -6,8 +6,8 @@
 
 use glam::Vec2;
 
-use super::collide::collide_within;
-use super::contact::Hit;
+use super::collide::{collide_within, overlap_on_normal};
+use super::contact::{Contact, Hit};
 use crate::shape::{AsShape, ShapeRef};
 
 impl Hit {
@@ -43,7 +43,7 @@ impl Hit {
             return super::compound::hit_point(self, a, b, motion);
         }
         if self.toi <= 0.0
-            && let Some(contact) = collide_within(&a, &b, f32::INFINITY)
+            && let Some(contact) = start_contact(self, a, b)
         {
             let points = contact.points();
             return points.iter().copied().sum::<Vec2>() / points.len() as f32;
@@ -55,6 +55,20 @@ impl Hit {
         };
         impact_point(a, b, motion * self.toi, self.normal)
     }
+}
+
+/// The static contact of shapes that overlap or touch at the start, as
+/// [`collide_within`] finds it with any gap counted as touching. Two polygons overlapping
+/// by `hit.depth > 0` are clipped on the axis the sweep's normal names, which
+/// [`sweep`](crate::sweep) took from that same test: the axes need not be weighed again.
+fn start_contact(hit: &Hit, a: ShapeRef<'_>, b: ShapeRef<'_>) -> Option<Contact> {
+    if let (ShapeRef::Polygon(pa), ShapeRef::Polygon(pb)) = (a, b)
+        && hit.depth > 0.0
+        && let Some(found) = overlap_on_normal(pa, pb, hit.normal, hit.depth)
+    {
+        return Some(found.contact(pa, pb));
+    }
+    collide_within(&a, &b, f32::INFINITY)
 }
 
 /// How close to parallel a face must be to the hit's normal (the sine of the angle between

@@ -352,6 +352,67 @@ fn equal_distances_are_ordered_by_entity() {
     );
 }
 
+/// A shape cast that starts inside several colliders hits them all at distance 0, and the
+/// nearest hits are those of the smallest entities, whichever the walk meets first (a body
+/// after the last hit kept at 0 is never swept). The first entity in their order is a wide
+/// block, which the walk meets after the small ones (it is held with the larger bodies); the
+/// small blocks are spawned in several orders.
+#[test]
+fn casts_starting_inside_several_colliders_rank_them_by_entity_at_distance_0() {
+    // Six blocks overlapping the origin besides the wide one, and one farther along +x.
+    let spots = [
+        (8.0, 3.0),
+        (-6.0, -2.0),
+        (1.0, 9.0),
+        (-3.0, 7.0),
+        (5.0, -8.0),
+        (0.0, 0.0),
+    ];
+    for order in 0..12 {
+        let mut spots = spots;
+        spots.rotate_left(order % 6);
+        if order >= 6 {
+            spots.reverse();
+        }
+        let mut app = app();
+        let mut inside: Vec<Entity> = spots.iter().map(|&(x, y)| block(&mut app, x, y)).collect();
+        let wide = mighty(&mut app, ConvexCollider::rectangle(60.0, 20.0), 20.0, 0.0);
+        inside.push(wide);
+        inside.sort();
+        assert_eq!(
+            inside[0], wide,
+            "the wide block comes first in the entities' order"
+        );
+        let far = block(&mut app, 70.0, 0.0); // left face at x = 60, past the wide one
+        app.update();
+        let probe = || ConvexCollider::rectangle(4.0, 4.0);
+        for direction in [Dir2::X, Dir2::NEG_X, Dir2::Y, Dir2::NEG_Y] {
+            let hit = run(&mut app, move |q| {
+                q.cast_shape(&probe(), Vec2::ZERO, 0.0, direction, 100.0, &all())
+            })
+            .unwrap();
+            assert_eq!(
+                (hit.entity, hit.distance),
+                (inside[0], 0.0),
+                "{order} {direction:?}"
+            );
+            let hits = run(&mut app, move |q| {
+                q.shape_hits(&probe(), Vec2::ZERO, 0.0, direction, 100.0, 3, &all())
+            });
+            let found: Vec<_> = hits.iter().map(|h| (h.entity, h.distance)).collect();
+            let want: Vec<_> = inside[..3].iter().map(|&e| (e, 0.0)).collect();
+            assert_eq!(found, want, "{order} {direction:?}");
+        }
+        let every = run(&mut app, move |q| {
+            q.shape_hits(&probe(), Vec2::ZERO, 0.0, Dir2::X, 100.0, 10, &all())
+        });
+        let mut want: Vec<_> = inside.iter().map(|&e| (e, 0.0)).collect();
+        want.push((far, 58.0)); // the probe's right side from x = 2 to 60
+        let found: Vec<_> = every.iter().map(|h| (h.entity, h.distance)).collect();
+        assert_eq!(found, want, "{order}");
+    }
+}
+
 /// With the block at x = 50 gone, a ray from the origin along x hits `far` (the block at
 /// x = 100), and the point (50, 0) is in no collider.
 fn assert_near_block_gone(app: &mut App, far: Entity) {

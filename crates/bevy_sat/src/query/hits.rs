@@ -97,6 +97,13 @@ impl<T: Ranked> Nearest<'_, T> {
         self.bound()
     }
 
+    /// The entity of the farthest of the nearest `max`, once there are `max`: a hit at its
+    /// distance is kept only before it.
+    pub fn last(&self) -> Option<Entity> {
+        let mine = &self.hits[self.from..];
+        (self.max > 0 && mine.len() >= self.max).then(|| mine[self.max - 1].key().1)
+    }
+
     /// The distance of the farthest of the nearest `max`, once there are `max`.
     pub fn bound(&self) -> f32 {
         let mine = &self.hits[self.from..];
@@ -120,6 +127,11 @@ impl<T: Ranked> Best<T> {
             self.0 = Some(hit);
         }
         self.bound()
+    }
+
+    /// The entity of the best hit so far: another at its distance is kept only before it.
+    pub fn last(&self) -> Option<Entity> {
+        self.0.map(|best| best.key().1)
     }
 
     /// The best distance so far (infinite before the first hit).

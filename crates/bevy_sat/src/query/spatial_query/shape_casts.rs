@@ -47,7 +47,7 @@ impl SpatialQuery<'_, '_> {
         let mut best: Best<Candidate> = Best(None);
         let placed = place(shape, origin, rotation)?;
         self.shape_walk(&placed, direction, max_distance, filter, also, |hit| {
-            best.offer(hit)
+            (best.offer(hit), best.last())
         });
         // Where they touch, for the nearest hit only.
         best.0
@@ -132,12 +132,14 @@ impl SpatialQuery<'_, '_> {
         };
         let bodies = &self.state.bodies;
         self.shape_walk(&placed, direction, max_distance, filter, also, |hit| {
-            nearest.offer(hit.finish(&placed, bodies, filter.mask))
+            let bound = nearest.offer(hit.finish(&placed, bodies, filter.mask));
+            (bound, nearest.last())
         });
     }
 
     /// Offers every hit of `placed` cast along `direction` to `offer`, which returns the
-    /// distance within which it has all it wants.
+    /// distance within which it has all it wants, and once it has, the entity that a hit at
+    /// that distance must come before.
     fn shape_walk(
         &self,
         placed: &Shape,
@@ -145,7 +147,7 @@ impl SpatialQuery<'_, '_> {
         max_distance: f32,
         filter: &SpatialQueryFilter,
         also: Option<Entity>,
-        mut offer: impl FnMut(Candidate) -> f32,
+        mut offer: impl FnMut(Candidate) -> (f32, Option<Entity>),
     ) {
         let direction = *direction;
         if !usable_reach(direction, max_distance) {
@@ -154,7 +156,7 @@ impl SpatialQuery<'_, '_> {
         let start = placed.aabb();
         let ready = self.ready();
         let grid = &ready.cached.grid;
-        let mut done = f32::INFINITY;
+        let (mut done, mut last) = (f32::INFINITY, None);
         grid.each_along(
             start,
             direction,
@@ -173,15 +175,20 @@ impl SpatialQuery<'_, '_> {
                 {
                     return done;
                 }
+                let entity = ready.entity(i);
+                // No hit is nearer than 0: once those wanted are at 0, a body after the last of
+                // them could only tie, and lose.
+                if done == 0.0 && last.is_some_and(|last| entity > last) {
+                    return done;
+                }
                 let reach = exit.min(max_distance).max(0.0);
                 let motion = direction * reach;
                 if let Some(hit) =
                     ready.with_shape(item, filter.mask, |shape| sweep(placed, shape, motion))
                 {
                     let distance = (hit.toi * reach).min(max_distance);
-                    let entity = ready.entity(i);
                     if distance <= done && self.alive(&ready, entity) {
-                        done = offer(Candidate {
+                        (done, last) = offer(Candidate {
                             entity,
                             distance,
                             body: i as u32,
@@ -196,14 +203,15 @@ impl SpatialQuery<'_, '_> {
         );
         let cast = (placed, direction, max_distance.min(done));
         self.grid_casts(cast, filter, also, |c| {
-            offer(Candidate {
+            let (done, _) = offer(Candidate {
                 entity: c.entity,
                 distance: c.distance,
                 body: u32::MAX,
                 hit: c.hit,
                 motion: c.motion,
                 point: Some(c.point),
-            })
+            });
+            done
         });
     }
 }

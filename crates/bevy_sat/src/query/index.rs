@@ -99,6 +99,11 @@ impl Item {
 /// that pass.
 const BLOCK: usize = 16;
 
+/// A row of at most this many items is tested as exactly this many, those past its end masked
+/// out ([`Level::window`]): a loop of fixed length has no exit to mispredict, and most rows a
+/// small area covers hold a few items.
+const WINDOW: usize = 4;
+
 /// Writes to `kept`, in order, `(value, k)` for each item `k` of `block` (at most [`BLOCK`]
 /// items) whose `test` passes, and returns how many. No branch per item: which items pass is
 /// unpredictable, and most do not.

@@ -5,7 +5,7 @@
 use bevy::prelude::*;
 use sat_core::Aabb;
 
-use super::{Item, Range};
+use super::{Item, Range, WINDOW};
 
 /// At most this many cells per body (plus a few): a scene spread over a vast area gets larger
 /// cells instead of a grid that would not fit in memory.
@@ -29,7 +29,8 @@ pub(crate) struct Level {
     pub near_high: Vec2,
     /// Per cell (row by row), where its items start in `items`; one more at the end.
     starts: Vec<u32>,
-    /// The items, cell by cell.
+    /// The items, cell by cell, followed by [`WINDOW`] items that meet no box (see
+    /// [`Level::window`]).
     pub items: Vec<Item>,
     /// Scratch: the items to place, in the bodies' order, and the cell of each.
     pub placed: Vec<Item>,
@@ -118,12 +119,16 @@ impl Level {
             *start = sum;
         }
         self.starts[cells] = sum;
+        // Inverted: no box meets it.
         let blank = Item {
-            aabb: Aabb::default(),
+            aabb: Aabb {
+                min: Vec2::INFINITY,
+                max: Vec2::NEG_INFINITY,
+            },
             key: 0,
             memberships: 0,
         };
-        self.items.resize(self.placed.len(), blank);
+        self.items.resize(self.placed.len() + WINDOW, blank);
         for (item, &c) in self.placed.iter().zip(&self.at) {
             let end = &mut self.starts[c as usize];
             *end -= 1;
@@ -144,6 +149,14 @@ impl Level {
         let from = self.starts[row + x0 as usize] as usize;
         let to = self.starts[row + x1 as usize + 1] as usize;
         (from, &self.items[from..to])
+    }
+
+    /// The [`WINDOW`] items from index `from` in [`Level::items`] (`from` at most the number
+    /// of bodies held): those of a short row, then items of the next cells or items that meet
+    /// no box, for the caller to mask out.
+    #[inline]
+    pub fn window(&self, from: usize) -> Option<&[Item; WINDOW]> {
+        self.items.get(from..from + WINDOW)?.try_into().ok()
     }
 
     /// The cell of a point, clamped to the grid.

@@ -229,3 +229,54 @@ fn a_walk_in_a_box_visits_every_box_it_meets_once_and_no_other() {
         }
     }
 }
+
+/// A box as wide as the grid: each of its rows ends at the grid's last column, where a short
+/// row's window reads on into the next row's items, which the walk takes in their own row.
+/// Each box it meets is visited once.
+#[test]
+fn a_walk_in_a_box_as_wide_as_the_grid_visits_each_box_once() {
+    let mut rng = XorShift::new(7);
+    // A column of small boxes, two medium ones and a wall: every part of the grid is used.
+    let mut sides: Vec<(f32, f32)> = (0..300).map(|_| (1.0, 6.0)).collect();
+    sides.extend([(14.0, 15.0); 2]);
+    let mut boxes: Vec<Aabb> = sides
+        .iter()
+        .map(|&(lo, hi)| {
+            let centre = Vec2::new(rng.range(-5.0, 5.0), rng.range(-200.0, 200.0));
+            let half = Vec2::new(rng.range(lo, hi), rng.range(lo, hi)) * 0.5;
+            Aabb {
+                min: centre - half,
+                max: centre + half,
+            }
+        })
+        .collect();
+    boxes.push(Aabb {
+        min: Vec2::new(-1000.0, 50.0),
+        max: Vec2::new(1000.0, 58.0),
+    });
+    let grid = grid_of(&boxes);
+    for n in 0..200 {
+        let y = rng.range(-210.0, 210.0);
+        let area = Aabb {
+            min: Vec2::new(-20.0, y),
+            max: Vec2::new(20.0, y + (n % 8) as f32),
+        };
+        let mut seen = vec![0u32; boxes.len()];
+        grid.each_in_box(
+            &area,
+            |_| {},
+            |item| {
+                seen[item.body()] += 1;
+                true
+            },
+        );
+        for (i, aabb) in boxes.iter().enumerate() {
+            let meets = aabb.min.y <= area.max.y && area.min.y <= aabb.max.y;
+            assert_eq!(
+                seen[i],
+                u32::from(meets),
+                "box {i} {aabb:?} against {area:?}"
+            );
+        }
+    }
+}

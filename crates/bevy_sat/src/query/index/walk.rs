@@ -9,7 +9,7 @@ use bevy::prelude::*;
 use sat_core::Aabb;
 
 use super::level::Level;
-use super::{BLOCK, Grid, Item, Range, keep, meet};
+use super::{BLOCK, Grid, Item, Range, WINDOW, meet};
 
 impl Grid {
     /// The levels, in the order the walks take them.
@@ -19,22 +19,23 @@ impl Grid {
 
     /// Calls `visit` once for every body whose item's box overlaps (or touches) `aabb`: those of
     /// the large list, then those of the levels; stops when `visit` returns false. `ahead` is
-    /// told of each body as it is found, for the caller to fetch what it will read of it: the
-    /// bodies found are visited a batch at a time, so that those loads overlap one another and
-    /// the walk's own reads instead of each waiting in turn.
+    /// told of the bodies found before they are visited, for the caller to fetch what it will
+    /// read of them: the bodies found are visited a batch at a time, so that those loads
+    /// overlap one another instead of each waiting in turn.
     #[inline]
     pub fn each_in_box(
         &self,
         aabb: &Aabb,
         ahead: impl Fn(&Item),
-        mut visit: impl FnMut(&Item) -> bool,
+        visit: impl FnMut(&Item) -> bool,
     ) {
-        let mut batch = Batch::default();
-        let mut found = |item| {
-            ahead(item);
-            batch.add(item, &mut visit)
+        let mut batch = Batch {
+            items: [None; BLOCK],
+            len: 0,
+            ahead,
+            visit,
         };
-        if !each_meeting(&self.large, aabb, &mut found) {
+        if !batch.each_meeting(&self.large, aabb) {
             return;
         }
         for level in self.levels() {
@@ -43,12 +44,19 @@ impl Grid {
                 continue;
             }
             for y in range.y0..=range.y1 {
-                if !each_meeting(level.row_items(y, range.x0, range.x1).1, aabb, &mut found) {
+                let (from, items) = level.row_items(y, range.x0, range.x1);
+                let going = match level.window(from) {
+                    Some(window) if items.len() <= WINDOW => {
+                        batch.window_meeting(window, items.len(), aabb)
+                    }
+                    _ => batch.each_meeting(items, aabb),
+                };
+                if !going {
                     return;
                 }
             }
         }
-        batch.visit(&mut visit);
+        batch.visit();
     }
 
     /// Visits the bodies around `point`, nearest cells first: the large list, then in each
@@ -155,56 +163,62 @@ impl Level {
     }
 }
 
-/// Bodies found by [`Grid::each_in_box`] and not visited yet: at most [`BLOCK`].
-#[derive(Default)]
-struct Batch<'a> {
+/// Bodies found by [`Grid::each_in_box`] and not visited yet (at most [`BLOCK`]), and what
+/// the walk tells of them.
+struct Batch<'a, A, V> {
     items: [Option<&'a Item>; BLOCK],
     len: usize,
+    ahead: A,
+    visit: V,
 }
 
-impl<'a> Batch<'a> {
-    /// Adds `item`, first visiting the batch if it is full; returns false if `visit` asked to
-    /// stop.
+impl<'a, A: Fn(&Item), V: FnMut(&Item) -> bool> Batch<'a, A, V> {
+    /// Adds each of `items` whose box meets (overlaps or touches) `aabb`, visiting the batch
+    /// first whenever a block of them might not fit; returns false if `visit` asked to stop.
     #[inline]
-    fn add(&mut self, item: &'a Item, visit: &mut impl FnMut(&Item) -> bool) -> bool {
-        if self.len == BLOCK && !self.visit(visit) {
-            return false;
+    fn each_meeting(&mut self, items: &'a [Item], aabb: &Aabb) -> bool {
+        for block in items.chunks(BLOCK) {
+            if self.len + block.len() > BLOCK && !self.visit() {
+                return false;
+            }
+            for item in block {
+                self.push_if(item, meet(&item.aabb, aabb));
+            }
         }
-        self.items[self.len % BLOCK] = Some(item);
-        self.len += 1;
         true
     }
 
-    /// Visits the bodies waiting, in the order they were found, and empties the batch; returns
-    /// false if `visit` asked to stop.
+    /// [`Batch::each_meeting`] for a row of `len` items (at most [`WINDOW`]), given as the
+    /// [`Level::window`] that starts with them.
     #[inline]
-    fn visit(&mut self, visit: &mut impl FnMut(&Item) -> bool) -> bool {
-        let waiting = self.len.min(BLOCK);
-        self.len = 0;
-        self.items[..waiting]
-            .iter()
-            .flatten()
-            .all(|item| visit(item))
-    }
-}
-
-/// Calls `visit` for each of `items` whose box meets (overlaps or touches) `aabb`, until it
-/// returns false; returns whether it never did. The boxes are tested a block at a time
-/// ([`keep`]); only those that meet are visited.
-#[inline]
-fn each_meeting<'a>(
-    items: &'a [Item],
-    aabb: &Aabb,
-    visit: &mut impl FnMut(&'a Item) -> bool,
-) -> bool {
-    let mut meeting = [((), 0u8); BLOCK];
-    for block in items.chunks(BLOCK) {
-        let count = keep(block, &mut meeting, |item| ((), meet(&item.aabb, aabb)));
-        for &(_, k) in &meeting[..count] {
-            if !visit(&block[usize::from(k)]) {
-                return false;
-            }
+    fn window_meeting(&mut self, window: &'a [Item; WINDOW], len: usize, aabb: &Aabb) -> bool {
+        if self.len > BLOCK - WINDOW && !self.visit() {
+            return false;
         }
+        for (k, item) in window.iter().enumerate() {
+            self.push_if(item, (k < len) & meet(&item.aabb, aabb));
+        }
+        true
     }
-    true
+
+    /// Adds `item` if `keep`, without a branch: it is written to the next free place in any
+    /// case, which only a kept item takes. (The batch has room: its callers see to it.)
+    #[inline(always)]
+    fn push_if(&mut self, item: &'a Item, keep: bool) {
+        self.items[self.len & (BLOCK - 1)] = Some(item);
+        self.len += usize::from(keep);
+    }
+
+    /// Visits the bodies waiting, in the order they were found, once `ahead` has been told of
+    /// them all (when there are several: one alone is read at once), and empties the batch;
+    /// returns false if `visit` asked to stop.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        let waiting = &self.items[..self.len.min(BLOCK)];
+        self.len = 0;
+        if waiting.len() > 1 {
+            waiting.iter().flatten().for_each(|item| (self.ahead)(item));
+        }
+        waiting.iter().flatten().all(|item| (self.visit)(item))
+    }
 }

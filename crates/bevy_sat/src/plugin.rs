@@ -23,7 +23,7 @@ use crate::events::{CollisionEnded, CollisionStarted, Crushed};
 use crate::interpolation;
 use crate::query::{self, QueryIndex};
 use crate::step::{self, StepState};
-use crate::tiles::{self, Tile};
+use crate::tiles::{self, Tile, TileGridCount};
 
 /// The stages of one physics step, in order. Each is a public set, so a game can order its own
 /// systems around them (for example: set velocities `.before(SatSystems::Prepare)`, read
@@ -146,6 +146,7 @@ impl Plugin for SatPlugin {
             .init_resource::<StepState>()
             .init_resource::<MissingColliders>()
             .init_resource::<QueryIndex>()
+            .init_resource::<TileGridCount>()
             .add_message::<CollisionStarted>()
             .add_message::<CollisionEnded>()
             .add_message::<Crushed>()

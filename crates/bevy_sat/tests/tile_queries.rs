@@ -264,3 +264,35 @@ fn a_huge_grid_far_from_every_body_leaves_the_step_as_it_was() {
     };
     assert_eq!(fall(true), fall(false));
 }
+
+/// Queries skip the tile grids' walk while there are none: a grid spawned after another was
+/// despawned is found at once, two grids are counted apart, and a grid whose pieces were
+/// taken off is found again once the plugin has put them back.
+#[test]
+fn grids_that_come_and_go_are_found_while_they_exist() {
+    let mut app = app();
+    let down = |app: &mut App| {
+        query(app, |q| {
+            q.cast_ray(Vec2::new(3.0, 100.0), Dir2::NEG_Y, 500.0, true, &all())
+                .map(|hit| hit.entity)
+        })
+    };
+    let point = |app: &mut App| query(app, |q| q.point_intersections(Vec2::new(3.0, -8.0), &all()));
+    let first = level(&mut app);
+    assert_eq!(down(&mut app), Some(first));
+    app.world_mut().despawn(first);
+    assert_eq!(down(&mut app), None);
+    assert!(point(&mut app).is_empty());
+    // Two at once; one goes, the other stays found.
+    let second = level(&mut app);
+    let third = level(&mut app);
+    let both = point(&mut app);
+    assert_eq!(both.len(), 2, "{both:?}");
+    app.world_mut().despawn(second);
+    assert_eq!(point(&mut app), vec![third]);
+    // The pieces taken off the grid's entity: not found until the plugin has put them back.
+    app.world_mut().entity_mut(third).remove::<TilePieces>();
+    assert!(point(&mut app).is_empty());
+    app.update();
+    assert_eq!(point(&mut app), vec![third]);
+}

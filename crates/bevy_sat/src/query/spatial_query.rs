@@ -15,7 +15,7 @@ use crate::components::ConvexCollider;
 use crate::step::StepState;
 use crate::step::body::Body;
 use crate::step::children::ChildState;
-use crate::tiles::TilePieces;
+use crate::tiles::{TileGridCount, TilePieces};
 
 mod areas;
 mod grids;
@@ -75,6 +75,8 @@ pub struct SpatialQuery<'w, 's> {
     live: Query<'w, 's, (), With<ConvexCollider>>,
     /// The tile grids, whose pieces are not step bodies: each query asks them apart.
     grids: Query<'w, 's, (Entity, &'static TilePieces)>,
+    /// How many there are (none: no query asks `grids`).
+    grid_count: Res<'w, TileGridCount>,
 }
 
 /// The grid, built for the step state it was read with.

@@ -17,6 +17,7 @@ mod sync;
 
 pub use grid::{Tile, TileGrid, TileGridError};
 pub(crate) use nearby::add_nearby_pieces;
+pub(crate) use store::TileGridCount;
 pub use store::{TilePiece, TilePieces};
 pub(crate) use sync::sync_tile_grids;
 

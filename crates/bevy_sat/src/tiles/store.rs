@@ -1,6 +1,8 @@
 //! [`TilePieces`]: a [`TileGrid`]'s merged pieces, kept chunk by chunk on the grid's entity, and
 //! placed in the world only when a body or a query comes near them.
 
+use bevy::ecs::lifecycle::HookContext;
+use bevy::ecs::world::DeferredWorld;
 use bevy::math::Affine2;
 use bevy::prelude::*;
 use sat_core::{Aabb, ConvexPolygon, Shape};
@@ -20,6 +22,7 @@ use crate::step::body::pose_of;
 /// them), walk [`TilePieces::iter`]. Which cell a body touched is [`TileGrid::touched_cell`]'s
 /// answer.
 #[derive(Component, Debug, Default)]
+#[component(on_add = TilePieces::on_add, on_remove = TilePieces::on_remove)]
 pub struct TilePieces {
     /// Per chunk (row by row from the bottom), its pieces.
     chunks: Vec<Vec<Piece>>,
@@ -74,6 +77,25 @@ pub(crate) struct Placed {
     pub translation: Vec2,
     pub rotation: Vec2,
     pub one_way: Option<OneWayPlatform>,
+}
+
+/// How many entities hold [`TilePieces`], kept by the component's hooks: a spatial query in a
+/// world without tile grids then asks the ECS nothing about them.
+#[derive(Resource, Default, Debug)]
+pub(crate) struct TileGridCount(pub usize);
+
+impl TilePieces {
+    fn on_add(mut world: DeferredWorld, _: HookContext) {
+        if let Some(mut count) = world.get_resource_mut::<TileGridCount>() {
+            count.0 += 1;
+        }
+    }
+
+    fn on_remove(mut world: DeferredWorld, _: HookContext) {
+        if let Some(mut count) = world.get_resource_mut::<TileGridCount>() {
+            count.0 = count.0.saturating_sub(1);
+        }
+    }
 }
 
 impl TilePieces {

@@ -28,8 +28,11 @@ impl SpatialQuery<'_, '_> {
         filter: &'a SpatialQueryFilter,
         also: Option<Entity>,
     ) -> impl Iterator<Item = (Entity, &'a TilePieces)> + 'a {
-        self.grids
-            .iter()
+        // Without tile grids, not even an empty walk over the ECS's tables.
+        let any = self.grid_count.0 > 0;
+        any.then(|| self.grids.iter())
+            .into_iter()
+            .flatten()
             .filter(move |(grid, pieces)| filter.accepts_grid(pieces.layers, also, *grid))
     }
 

@@ -427,12 +427,18 @@ fn assert_near_block_gone(app: &mut App, far: Entity) {
     );
 }
 
-#[test]
-fn despawned_entities_are_never_returned_even_before_the_next_step() {
+/// An app with a block at x = 50 (`near`) and one at x = 100 (`far`), after a step.
+fn near_and_far() -> (App, Entity, Entity) {
     let mut app = app();
     let near = block(&mut app, 50.0, 0.0);
     let far = block(&mut app, 100.0, 0.0);
     app.update();
+    (app, near, far)
+}
+
+#[test]
+fn despawned_entities_are_never_returned_even_before_the_next_step() {
+    let (mut app, near, far) = near_and_far();
     app.world_mut().despawn(near);
     assert_near_block_gone(&mut app, far);
     // A collider removed is left out too.
@@ -455,10 +461,7 @@ struct DespawnMidStep(Entity);
 
 #[test]
 fn a_collider_despawned_during_the_step_after_its_bodies_were_gathered_is_never_returned() {
-    let mut app = app();
-    let near = block(&mut app, 50.0, 0.0);
-    let far = block(&mut app, 100.0, 0.0);
-    app.update();
+    let (mut app, near, far) = near_and_far();
     // Despawned between prepare, which gathered it as a body, and the broad phase.
     app.insert_resource(DespawnMidStep(near));
     app.add_systems(

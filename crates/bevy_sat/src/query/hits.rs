@@ -97,22 +97,24 @@ impl<T: Ranked> Nearest<'_, T> {
         self.bound()
     }
 
+    /// The key of the farthest of the nearest `max`, once there are `max`.
+    fn farthest(&self) -> Option<(f32, Entity)> {
+        let mine = &self.hits[self.from..];
+        (self.max > 0 && mine.len() >= self.max).then(|| mine[self.max - 1].key())
+    }
+
     /// The entity of the farthest of the nearest `max`, once there are `max`: a hit at its
     /// distance is kept only before it.
     pub fn last(&self) -> Option<Entity> {
-        let mine = &self.hits[self.from..];
-        (self.max > 0 && mine.len() >= self.max).then(|| mine[self.max - 1].key().1)
+        self.farthest().map(|(_, entity)| entity)
     }
 
     /// The distance of the farthest of the nearest `max`, once there are `max`.
     pub fn bound(&self) -> f32 {
-        let mine = &self.hits[self.from..];
-        if self.max > 0 && mine.len() >= self.max {
-            mine[self.max - 1].key().0
-        } else if self.max == 0 {
-            f32::NEG_INFINITY
-        } else {
-            f32::INFINITY
+        match self.farthest() {
+            Some((distance, _)) => distance,
+            None if self.max == 0 => f32::NEG_INFINITY,
+            None => f32::INFINITY,
         }
     }
 }

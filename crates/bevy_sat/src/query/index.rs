@@ -104,25 +104,6 @@ const BLOCK: usize = 16;
 /// small area covers hold a few items.
 const WINDOW: usize = 4;
 
-/// Writes to `kept`, in order, `(value, k)` for each item `k` of `block` (at most [`BLOCK`]
-/// items) whose `test` passes, and returns how many. No branch per item: which items pass is
-/// unpredictable, and most do not.
-#[inline(always)]
-fn keep<T: Copy>(
-    block: &[Item],
-    kept: &mut [(T, u8); BLOCK],
-    test: impl Fn(&Item) -> (T, bool),
-) -> usize {
-    let mut count = 0;
-    for (k, item) in block.iter().enumerate() {
-        let (value, passes) = test(item);
-        // `count <= k`: always within the block.
-        kept[count & (BLOCK - 1)] = (value, k as u8);
-        count += usize::from(passes);
-    }
-    count
-}
-
 /// Whether boxes `a` and `b` overlap or touch: `Aabb::overlaps` as one comparison of four
 /// lanes (mins against maxes), without the branch per side that its `&&`s make.
 #[inline(always)]

@@ -13,7 +13,7 @@ use bevy::prelude::*;
 use sat_core::Aabb;
 
 use super::strips::Strips;
-use super::{BLOCK, Grid, Item, keep, meet};
+use super::{BLOCK, Grid, Item, meet};
 
 /// Bodies waiting at most; a body beyond is handed over early, the nearest waiting first.
 const QUEUE: usize = 16;
@@ -99,6 +99,25 @@ impl Grid {
         }
         queue.flush(f32::INFINITY, done, |id| visit(item(id)));
     }
+}
+
+/// Writes to `kept`, in order, `(value, k)` for each item `k` of `block` (at most [`BLOCK`]
+/// items) whose `test` passes, and returns how many. No branch per item: which items pass is
+/// unpredictable, and most do not.
+#[inline(always)]
+fn keep<T: Copy>(
+    block: &[Item],
+    kept: &mut [(T, u8); BLOCK],
+    test: impl Fn(&Item) -> (T, bool),
+) -> usize {
+    let mut count = 0;
+    for (k, item) in block.iter().enumerate() {
+        let (value, passes) = test(item);
+        // `count <= k`: always within the block.
+        kept[count & (BLOCK - 1)] = (value, k as u8);
+        count += usize::from(passes);
+    }
+    count
 }
 
 /// The moving box of a walk along a path, for a quick test of a body's box.

@@ -16,25 +16,47 @@ fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
     let mut sizes = Vec::new();
     sizes.extend((0..500).map(|_| (1.0, 6.0)));
     sizes.extend((0..60).map(|_| (10.0, 60.0)));
+    let square = (-200.0, 200.0);
     let mut boxes: Vec<Aabb> = sizes
         .iter()
-        .map(|&(lo, hi)| {
-            let centre = Vec2::new(rng.range(-200.0, 200.0), rng.range(-200.0, 200.0));
-            let half = Vec2::new(rng.range(lo, hi), rng.range(lo, hi)) * 0.5;
-            Aabb {
-                min: centre - half,
-                max: centre + half,
-            }
-        })
+        .map(|&sides| random_box(&mut rng, square, square, sides))
         .collect();
-    for y in [-150.0, 0.0, 170.0] {
-        boxes.push(Aabb {
-            min: Vec2::new(-1000.0, y),
-            max: Vec2::new(1000.0, y + 8.0),
-        });
-    }
+    boxes.extend([-150.0, 0.0, 170.0].map(wall));
     let grid = grid_of(&boxes);
     (boxes, grid)
+}
+
+/// A box whose centre's coordinates are drawn from `x` and `y` and each of its sides from
+/// `sides` (all as `(low, high)`), in that order.
+fn random_box(rng: &mut XorShift, x: (f32, f32), y: (f32, f32), sides: (f32, f32)) -> Aabb {
+    let centre = Vec2::new(rng.range(x.0, x.1), rng.range(y.0, y.1));
+    let half = Vec2::new(rng.range(sides.0, sides.1), rng.range(sides.0, sides.1)) * 0.5;
+    Aabb {
+        min: centre - half,
+        max: centre + half,
+    }
+}
+
+/// A wall 2,000 long and 8 tall from height `y`: a body for the list of large bodies.
+fn wall(y: f32) -> Aabb {
+    Aabb {
+        min: Vec2::new(-1000.0, y),
+        max: Vec2::new(1000.0, y + 8.0),
+    }
+}
+
+/// How many times [`Grid::each_in_box`] visits each of the grid's `count` bodies for `area`.
+fn visits_in_box(grid: &Grid, area: &Aabb, count: usize) -> Vec<u32> {
+    let mut seen = vec![0u32; count];
+    grid.each_in_box(
+        area,
+        |_| {},
+        |item| {
+            seen[item.body()] += 1;
+            true
+        },
+    );
+    seen
 }
 
 /// [`boxes`] and a crowd of 40 boxes (sides 1–3) within a unit of (10, 10): many more in one
@@ -42,14 +64,7 @@ fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
 fn crowded(seed: u64) -> (Vec<Aabb>, Grid) {
     let (mut boxes, _) = boxes(seed);
     let mut rng = XorShift::new(seed ^ 0xc0ffee);
-    boxes.extend((0..40).map(|_| {
-        let centre = Vec2::new(rng.range(9.0, 11.0), rng.range(9.0, 11.0));
-        let half = Vec2::new(rng.range(1.0, 3.0), rng.range(1.0, 3.0)) * 0.5;
-        Aabb {
-            min: centre - half,
-            max: centre + half,
-        }
-    }));
+    boxes.extend((0..40).map(|_| random_box(&mut rng, (9.0, 11.0), (9.0, 11.0), (1.0, 3.0))));
     let grid = grid_of(&boxes);
     (boxes, grid)
 }
@@ -206,15 +221,7 @@ fn a_walk_in_a_box_visits_every_box_it_meets_once_and_no_other() {
                 min: at - half,
                 max: at + half,
             };
-            let mut seen = vec![0u32; boxes.len()];
-            grid.each_in_box(
-                &area,
-                |_| {},
-                |item| {
-                    seen[item.body()] += 1;
-                    true
-                },
-            );
+            let seen = visits_in_box(&grid, &area, boxes.len());
             for (i, aabb) in boxes.iter().enumerate() {
                 let meets = (0..2).all(|axis| {
                     f64::from(aabb.min[axis]) <= f64::from(area.max[axis])
@@ -241,19 +248,9 @@ fn a_walk_in_a_box_as_wide_as_the_grid_visits_each_box_once() {
     sides.extend([(14.0, 15.0); 2]);
     let mut boxes: Vec<Aabb> = sides
         .iter()
-        .map(|&(lo, hi)| {
-            let centre = Vec2::new(rng.range(-5.0, 5.0), rng.range(-200.0, 200.0));
-            let half = Vec2::new(rng.range(lo, hi), rng.range(lo, hi)) * 0.5;
-            Aabb {
-                min: centre - half,
-                max: centre + half,
-            }
-        })
+        .map(|&sides| random_box(&mut rng, (-5.0, 5.0), (-200.0, 200.0), sides))
         .collect();
-    boxes.push(Aabb {
-        min: Vec2::new(-1000.0, 50.0),
-        max: Vec2::new(1000.0, 58.0),
-    });
+    boxes.push(wall(50.0));
     let grid = grid_of(&boxes);
     for n in 0..200 {
         let y = rng.range(-210.0, 210.0);
@@ -261,15 +258,7 @@ fn a_walk_in_a_box_as_wide_as_the_grid_visits_each_box_once() {
             min: Vec2::new(-20.0, y),
             max: Vec2::new(20.0, y + (n % 8) as f32),
         };
-        let mut seen = vec![0u32; boxes.len()];
-        grid.each_in_box(
-            &area,
-            |_| {},
-            |item| {
-                seen[item.body()] += 1;
-                true
-            },
-        );
+        let seen = visits_in_box(&grid, &area, boxes.len());
         for (i, aabb) in boxes.iter().enumerate() {
             let meets = aabb.min.y <= area.max.y && area.min.y <= aabb.max.y;
             assert_eq!(

@@ -653,3 +653,45 @@ fn weak_body_crushed_in_a_corridor_is_not_squeezed_into_a_mighty_body_beside_it(
         panic!("{e}");
     }
 }
+
+/// A diamond resting on the top corner of a box, with a platform rising through that box
+/// below it: floor snapping pulled it down onto the platform, into the box's corner (2.96
+/// deep at step 57). A snap that would sink a body into a Mighty body it touches is not made.
+#[test]
+fn a_snap_never_sinks_a_body_into_a_corner_it_rests_on() {
+    let still = |form, at| MightyBody {
+        form,
+        at,
+        degrees: 0,
+        velocity: (0, 0),
+        one_way: false,
+    };
+    let weak = |form, at, velocity| WeakBody {
+        form,
+        at,
+        degrees: 0,
+        velocity,
+    };
+    let scene = Scene {
+        gravity: -1,
+        steps: 60,
+        mighty: vec![
+            still(Form::Box { w: 27, h: 40 }, (4, -60)),
+            still(Form::Box { w: 73, h: 12 }, (0, -14)),
+            MightyBody {
+                velocity: (-10, 38),
+                ..still(Form::Box { w: 102, h: 17 }, (67, -89))
+            },
+        ],
+        weak: vec![
+            weak(Form::Box { w: 8, h: 4 }, (45, -50), (18, 150)),
+            weak(Form::Polygon { sides: 8, r: 7 }, (28, -43), (0, -146)),
+            weak(Form::Polygon { sides: 4, r: 10 }, (75, -40), (-128, -145)),
+            weak(Form::Box { w: 2, h: 2 }, (29, 0), (0, 0)),
+        ],
+        later: None,
+    };
+    if let Err(e) = check_scene(&scene) {
+        panic!("{e}");
+    }
+}

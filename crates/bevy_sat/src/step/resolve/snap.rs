@@ -2,7 +2,7 @@
 //! step) is pulled down onto a floor close below instead of hopping off.
 
 use bevy::prelude::*;
-use sat_core::sweep;
+use sat_core::{collide_within, sweep};
 
 use super::Resolution;
 use crate::config::StepSettings;
@@ -70,6 +70,35 @@ pub(super) fn snap_to_floor(
             let meets = hit.toi > 0.0 || (!floor && drop.dot(hit.normal) > 0.0);
             if meets && best.is_none_or(|(t, f)| (hit.toi, floor) < (t, f)) {
                 *best = Some((hit.toi, floor));
+            }
+        }
+    }
+    // The way down is swept against each body apart, and one the body already touches is not
+    // in the way when it counts as a floor: a snap onto another floor below could then sink the
+    // body into it (a corner it rests on). Such a snap is not made.
+    let snapping = res.snaps.iter().any(|s| matches!(s, Some((_, true))));
+    for p in pairs.iter().filter(|_| snapping) {
+        if p.unpushed() {
+            continue;
+        }
+        let (a, b) = p.bodies();
+        for (w, o) in [(a, b), (b, a)] {
+            let Some((toi, true)) = res.snaps[w] else {
+                continue;
+            };
+            let (body, other) = (&bodies[w], &bodies[o]);
+            if other.kind != Kind::Mighty || other.sensor || other.one_way.is_some() {
+                continue;
+            }
+            let (Some(shape), Some(other_shape)) = (
+                body.shape_against_moved(other, drop * toi),
+                other.shape_against(body),
+            ) else {
+                continue;
+            };
+            let sinks = collide_within(&shape, &*other_shape, 0.0);
+            if sinks.is_some_and(|c| c.depth > settings.slop) {
+                res.snaps[w] = None;
             }
         }
     }

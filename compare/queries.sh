@@ -4,7 +4,8 @@
 # and point queries on the stress scene (detect mode, after WARMUP steps). Each round runs the
 # three engines one after the other; the table gives, per query kind, the median over the
 # rounds of each engine's median time per query, and the answers of the last round are
-# compared (compare/queries.py).
+# compared (compare/queries.py). The last column gives, per round, the faster peer's time over
+# bevy_sat's: the median and the range over the rounds.
 #
 # Environment (defaults in brackets):
 #   NS        bodies to run                  ["16000 64000"]
@@ -51,15 +52,21 @@ for r in rows:
         builds.setdefault(r["bodies"], []).append((r["build_ms_median"], r["step_ms_median"]))
     else:
         times.setdefault((r["bodies"], r["queries"], r["engine"]), []).append(r["us_per_query_median"])
-print("| N | query | bevy_sat µs | avian2d µs | bevy_rapier2d µs | faster peer / bevy_sat |")
-print("|---:|---|---:|---:|---:|---:|")
+print("| N | query | bevy_sat µs | avian2d µs | bevy_rapier2d µs | faster peer / bevy_sat | per round: median (range) |")
+print("|---:|---|---:|---:|---:|---:|---:|")
 ns = sorted({k[0] for k in times})
 for n in ns:
     for kind in ["rays", "shapes", "points"]:
         m = {e: statistics.median(times[(n, kind, e)]) for e in ["bevy_sat", "avian2d", "bevy_rapier2d"] if (n, kind, e) in times}
         peer = min(m.get("avian2d", float("inf")), m.get("bevy_rapier2d", float("inf")))
+        # Each round runs the three engines one after the other: the ratio within a round
+        # compares times taken minutes apart at most, whatever the machine does between rounds.
+        rounds = list(zip(*(times.get((n, kind, e), []) for e in ["bevy_sat", "avian2d", "bevy_rapier2d"])))
+        paired = sorted(min(a, r) / s for s, a, r in rounds)
+        per_round = (f"{statistics.median(paired):.2f} ({paired[0]:.2f}–{paired[-1]:.2f})"
+                     if paired else "")
         print(f"| {n} | {kind} | {m.get('bevy_sat', float('nan')):.3f} | {m.get('avian2d', float('nan')):.3f} "
-              f"| {m.get('bevy_rapier2d', float('nan')):.3f} | {peer / m['bevy_sat']:.2f} |")
+              f"| {m.get('bevy_rapier2d', float('nan')):.3f} | {peer / m['bevy_sat']:.2f} | {per_round} |")
 print()
 print("Growth per 4x N (bevy_sat):", ", ".join(
     f"{kind} {statistics.median(times[(ns[-1], kind, 'bevy_sat')]) / statistics.median(times[(ns[-2], kind, 'bevy_sat')]):.2f}"

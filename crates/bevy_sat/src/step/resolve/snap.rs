@@ -73,11 +73,30 @@ pub(super) fn snap_to_floor(
             }
         }
     }
-    // The way down is swept against each body apart, and one the body already touches is not
-    // in the way when it counts as a floor: a snap onto another floor below could then sink the
-    // body into it (a corner it rests on). Such a snap is not made.
-    let snapping = res.snaps.iter().any(|s| matches!(s, Some((_, true))));
-    for p in pairs.iter().filter(|_| snapping) {
+    if res.snaps.iter().any(|s| matches!(s, Some((_, true)))) {
+        cancel_sinking_snaps(bodies, pairs, res, drop, settings);
+    }
+    for (i, body) in bodies.iter_mut().enumerate() {
+        if let Some((toi, true)) = res.snaps[i] {
+            moves.shift(i, drop * toi);
+            moves.stop_along(i, Vec2::NEG_Y);
+            moves.apply(i, body); // the passes are over: no need to wait
+        }
+    }
+}
+
+/// Cancels each snap that would sink its body deeper than the slop into a solid Mighty body it
+/// is paired with. The way down is swept against each body apart, and one the body already
+/// touches is not in the way when it counts as a floor: a snap onto another floor below could
+/// then sink the body into it (a corner it rests on).
+fn cancel_sinking_snaps(
+    bodies: &[Body],
+    pairs: &[PairContact],
+    res: &mut Resolution,
+    drop: Vec2,
+    settings: &StepSettings,
+) {
+    for p in pairs {
         if p.unpushed() {
             continue;
         }
@@ -100,13 +119,6 @@ pub(super) fn snap_to_floor(
             if sinks.is_some_and(|c| c.depth > settings.slop) {
                 res.snaps[w] = None;
             }
-        }
-    }
-    for (i, body) in bodies.iter_mut().enumerate() {
-        if let Some((toi, true)) = res.snaps[i] {
-            moves.shift(i, drop * toi);
-            moves.stop_along(i, Vec2::NEG_Y);
-            moves.apply(i, body); // the passes are over: no need to wait
         }
     }
 }

@@ -191,9 +191,7 @@ impl Path {
             f32::INFINITY
         }
     }
-}
 
-impl Path {
     /// [`Path::enter`] for the first `len` boxes of `window` (not for a path along an axis:
     /// [`Path::exact`]), the four in vector lanes by the same operations in the same order, so
     /// the same distances to the last bit; and the boxes met within `within`, as bits.

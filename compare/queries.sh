@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The spatial-query comparison: bevy_sat (examples/stress --queries), avian2d and bevy_rapier2d
 # (this crate's stress_avian / stress_rapier --queries) answer the same 10,000 rays, shape casts
-# and point queries on the stress scene (detect mode, after WARMUP steps). Each round runs the
-# three engines one after the other; the table gives, per query kind, the median over the
-# rounds of each engine's median time per query, and the answers of the last round are
-# compared (compare/queries.py). The last column gives, per round, the faster peer's time over
-# bevy_sat's: the median and the range over the rounds.
+# and point queries on the stress scene (detect mode, after WARMUP steps). Each round runs every
+# N and, at each, the three engines one after the other; the table gives, per query kind, the
+# median over the rounds of each engine's median time per query, and the answers of the last
+# round are compared (compare/queries.py). The last column gives, per round, the faster peer's
+# time over bevy_sat's: the median and the range over the rounds. The growth table gives each
+# engine's time at the largest N over that at the one before: the ratio of the medians, then
+# within each round, the median and the range over the rounds.
 #
 # Environment (defaults in brackets):
 #   NS        bodies to run                  ["16000 64000"]
-#   ROUNDS    rounds per N                   [3]
+#   ROUNDS    rounds                         [3]
 #   WARMUP    steps before the queries       [2]
 #   SEED      scene and query seed           [1]
 #   ANSWERS   directory for the answers      [a new temporary directory]
@@ -34,8 +36,11 @@ fi
 
 lines="$ANSWERS/lines.jsonl"
 : > "$lines"
-for n in $NS; do
-    for _ in $(seq "$ROUNDS"); do
+# Each round runs every N, so that a round's figures at the different sizes are taken a minute
+# or so apart, whatever the machine does between rounds (the growth per 4x N is worked out
+# within each round).
+for _ in $(seq "$ROUNDS"); do
+    for n in $NS; do
         args=(--queries --answers "$ANSWERS" --bodies "$n" --warmup "$WARMUP" --steps 1 --mode detect --seed "$SEED")
         "$SAT_RELEASE_DIR/release/examples/stress" "${args[@]}" >> "$lines"
         "$COMPARE_TARGET_DIR/release/stress_avian" "${args[@]}" >> "$lines"
@@ -68,9 +73,22 @@ for n in ns:
         print(f"| {n} | {kind} | {m.get('bevy_sat', float('nan')):.3f} | {m.get('avian2d', float('nan')):.3f} "
               f"| {m.get('bevy_rapier2d', float('nan')):.3f} | {peer / m['bevy_sat']:.2f} | {per_round} |")
 print()
-print("Growth per 4x N (bevy_sat):", ", ".join(
-    f"{kind} {statistics.median(times[(ns[-1], kind, 'bevy_sat')]) / statistics.median(times[(ns[-2], kind, 'bevy_sat')]):.2f}"
-    for kind in ["rays", "shapes", "points"]) if len(ns) >= 2 else "")
+# The growth from the second largest N to the largest: the ratio of the medians, and within
+# each round (the rounds run every N one after the other): median (range).
+if len(ns) >= 2:
+    print("| growth per 4x N | rays | shapes | points |")
+    print("|---|---:|---:|---:|")
+    for engine in ["bevy_sat", "avian2d", "bevy_rapier2d"]:
+        cells = []
+        for kind in ["rays", "shapes", "points"]:
+            small, large = times.get((ns[-2], kind, engine)), times.get((ns[-1], kind, engine))
+            if not small or not large:
+                cells.append("")
+                continue
+            within = sorted(b / a for a, b in zip(small, large))
+            cells.append(f"{statistics.median(large) / statistics.median(small):.2f}; "
+                         f"{statistics.median(within):.2f} ({within[0]:.2f}–{within[-1]:.2f})")
+        print(f"| {engine} | " + " | ".join(cells) + " |")
 for n, b in sorted(builds.items()):
     build = statistics.median(x[0] for x in b)
     step = statistics.median(x[1] for x in b)

@@ -34,6 +34,17 @@ if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
     (cd "$here" && CARGO_TARGET_DIR="$COMPARE_TARGET_DIR" cargo build --release --bins)
 fi
 
+# Without a build, refuse a bevy_sat binary older than its sources: it would time other code.
+if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
+    binary="$SAT_RELEASE_DIR/release/examples/stress"
+    newer="$(find "$root/crates" "$root/examples" "$root/Cargo.toml" "$root/Cargo.lock" \
+        -type f -newer "$binary" -print -quit 2>/dev/null || true)"
+    if [[ ! -x "$binary" || -n "$newer" ]]; then
+        echo "queries.sh: $binary is missing or older than ${newer:-the sources}; build it first" >&2
+        exit 1
+    fi
+fi
+
 lines="$ANSWERS/lines.jsonl"
 : > "$lines"
 # Each round runs every N, so that a round's figures at the different sizes are taken a minute

@@ -20,6 +20,7 @@ use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
 use super::fold_seams::{FoldPart, mark_shared_faces};
+use super::huge_pages;
 use super::layer_views::{LayerViews, MAX_GROUPS};
 use super::pair::Seen;
 use super::part_names::FoldedParts;
@@ -254,6 +255,7 @@ fn place_parts_of(
             if state.motion.velocities.len() == at {
                 state.motion.velocities.push(velocity);
             }
+            huge_pages::reserve(&mut state.bodies, 1);
             state.bodies.push(body);
             state.broad.inputs.push(input);
             children.owners.push(entity);

@@ -16,11 +16,14 @@
 //! What the stages hand each other is plain data in [`StepState`], in types that sit below
 //! the stages: [`body`], [`pair`], [`moves`]. The rules several stages apply have a module
 //! each: [`one_way`] (one-way platforms) and [`seams`] (faces shared by flush neighbours).
+//! The body records grow through [`huge_pages`], which asks the kernel to back a large array with
+//! 2 MiB pages.
 
 pub(crate) mod body;
 pub(crate) mod broad;
 pub(crate) mod children;
 pub(crate) mod fold_seams;
+pub(crate) mod huge_pages;
 pub(crate) mod layer_views;
 pub(crate) mod moves;
 pub(crate) mod narrow;

@@ -13,6 +13,7 @@ use crate::components::CollisionLayers;
 use crate::step::StepState;
 use crate::step::body::{Body, Kind};
 use crate::step::broad::{BroadInput, MightyBox};
+use crate::step::huge_pages;
 use crate::step::seams::mark_internal_faces;
 
 /// The per-step storage, kept so that it allocates nothing once warmed up.
@@ -117,6 +118,7 @@ pub(crate) fn add_nearby_pieces(
                             }
                             hide_faces_beside(&mut body, &aabb, beside, bodies, tolerance);
                         }
+                        huge_pages::reserve(bodies, 1);
                         bodies.push(body);
                         if let Some(velocities) = velocities.as_deref_mut() {
                             velocities.push(Vec2::ZERO);

@@ -11,6 +11,7 @@ use bevy::ecs::entity::{EntityHashMap, EntityHashSet};
 use super::StepState;
 use super::body::{Body, Kind, pose_of};
 use super::broad::BroadInput;
+use super::huge_pages;
 use crate::child_colliders::{BodyColliders, ColliderOf};
 use crate::collider_removals::ColliderRemovals;
 use crate::components::{
@@ -258,6 +259,7 @@ pub(crate) fn prepare_bodies(
             Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
             None => collider.shape().transformed(&pose).map(|shape| {
                 let aabb = shape.aabb();
+                huge_pages::reserve(&mut state.bodies, 1);
                 state.bodies.push(Body::new(entity, shape));
                 aabb
             }),

@@ -8,6 +8,7 @@ use sat_core::{Compound, Pose};
 
 use super::super::body::{Body, Kind};
 use super::super::broad::{BroadInput, BroadState};
+use super::super::huge_pages;
 use crate::components::{CollisionLayers, OneWayPlatform};
 
 /// What every part of one Mighty compound body shares.
@@ -62,6 +63,7 @@ pub(super) fn place_parts(owner: &Owner, slots: &mut Slots) -> usize {
             Some(body) => part.shape.transform_into(&owner.pose, &mut body.shape),
             None => part.shape.transformed(&owner.pose).map(|shape| {
                 let aabb = shape.aabb();
+                huge_pages::reserve(slots.bodies, 1);
                 slots.bodies.push(Body::new(owner.entity, shape));
                 aabb
             }),

@@ -65,7 +65,7 @@ rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
 times, builds = {}, {}
 for r in rows:
     if r["queries"] == "index_build":
-        builds.setdefault(r["bodies"], []).append((r["build_ms_median"], r["step_ms_median"], r.get("huge_pages_mb")))
+        builds.setdefault(r["bodies"], []).append((r["build_ms_median"], r["step_ms_median"], r.get("huge_pages_mib")))
     else:
         times.setdefault((r["bodies"], r["queries"], r["engine"]), []).append(r["us_per_query_median"])
 print("| N | query | bevy_sat µs | avian2d µs | bevy_rapier2d µs | faster peer / bevy_sat | per round: median (range) |")
@@ -104,7 +104,7 @@ for n, b in sorted(builds.items()):
     build = statistics.median(x[0] for x in b)
     step = statistics.median(x[1] for x in b)
     huge = [x[2] for x in b if x[2] is not None]
-    pages = f"; bevy_sat's memory on huge pages {min(huge):.1f}–{max(huge):.1f} MB" if huge else ""
+    pages = f"; bevy_sat's memory on huge pages {min(huge):.1f}–{max(huge):.1f} MiB" if huge else ""
     print(f"index build at {n}: {build:.3f} ms after a step of {step:.3f} ms ({100 * build / step:.1f}%){pages}")
 PY
 echo

@@ -140,18 +140,18 @@ pub fn run(app: &mut App, options: &Options, scene: &Scene, answers: Option<&str
     );
     // How much of the process's memory the kernel backs with huge pages (Linux; the body
     // records ask for them): a run where it found none is not like the others.
-    let huge_mb = huge_pages_mb().map_or("null".to_string(), |mb| format!("{mb:.1}"));
+    let huge_mib = huge_pages_mib().map_or("null".to_string(), |mib| format!("{mib:.1}"));
     println!(
-        "{{\"engine\":\"bevy_sat\",\"queries\":\"index_build\",\"bodies\":{},\"mode\":\"{}\",\"build_ms_median\":{build:.4},\"step_ms_median\":{step:.4},\"huge_pages_mb\":{huge_mb}}}",
+        "{{\"engine\":\"bevy_sat\",\"queries\":\"index_build\",\"bodies\":{},\"mode\":\"{}\",\"build_ms_median\":{build:.4},\"step_ms_median\":{step:.4},\"huge_pages_mib\":{huge_mib}}}",
         options.bodies, options.mode
     );
 }
 
-/// The process's anonymous memory on transparent huge pages, in MB (`AnonHugePages` in
-/// `/proc/self/smaps_rollup`); `None` where the system does not say.
-fn huge_pages_mb() -> Option<f64> {
+/// The process's anonymous memory on transparent huge pages, in MiB (`AnonHugePages` in
+/// `/proc/self/smaps_rollup`, which counts KiB); `None` where the system does not say.
+fn huge_pages_mib() -> Option<f64> {
     let rollup = std::fs::read_to_string("/proc/self/smaps_rollup").ok()?;
     let line = rollup.lines().find(|l| l.starts_with("AnonHugePages:"))?;
-    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb / 1000.0)
+    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024.0)
 }

@@ -255,8 +255,7 @@ fn place_parts_of(
             if state.motion.velocities.len() == at {
                 state.motion.velocities.push(velocity);
             }
-            huge_pages::reserve(&mut state.bodies, 1);
-            state.bodies.push(body);
+            huge_pages::push(&mut state.bodies, body);
             state.broad.inputs.push(input);
             children.owners.push(entity);
         }

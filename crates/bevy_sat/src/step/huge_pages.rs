@@ -17,6 +17,13 @@ const HUGE_PAGE: usize = 2 << 20;
 /// Allocations smaller than this are grown as usual: they span too few huge pages to gain.
 const WORTH_ASKING: usize = 2 * HUGE_PAGE;
 
+/// Appends `value` to `vec`, growing it by [`reserve`] when it is full.
+#[inline]
+pub(crate) fn push<T>(vec: &mut Vec<T>, value: T) {
+    reserve(vec, 1);
+    vec.push(value);
+}
+
 /// Makes room in `vec` for at least `additional` more elements, like [`Vec::reserve`] (at least
 /// doubling the capacity when it must grow). A new allocation of several huge pages is asked
 /// for huge pages before the elements are moved into it.

@@ -118,8 +118,7 @@ pub(crate) fn add_nearby_pieces(
                             }
                             hide_faces_beside(&mut body, &aabb, beside, bodies, tolerance);
                         }
-                        huge_pages::reserve(bodies, 1);
-                        bodies.push(body);
+                        huge_pages::push(bodies, body);
                         if let Some(velocities) = velocities.as_deref_mut() {
                             velocities.push(Vec2::ZERO);
                         }

@@ -259,8 +259,7 @@ pub(crate) fn prepare_bodies(
             Some(body) => collider.shape().transform_into(&pose, &mut body.shape),
             None => collider.shape().transformed(&pose).map(|shape| {
                 let aabb = shape.aabb();
-                huge_pages::reserve(&mut state.bodies, 1);
-                state.bodies.push(Body::new(entity, shape));
+                huge_pages::push(&mut state.bodies, Body::new(entity, shape));
                 aabb
             }),
         };

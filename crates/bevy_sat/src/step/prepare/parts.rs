@@ -63,8 +63,7 @@ pub(super) fn place_parts(owner: &Owner, slots: &mut Slots) -> usize {
             Some(body) => part.shape.transform_into(&owner.pose, &mut body.shape),
             None => part.shape.transformed(&owner.pose).map(|shape| {
                 let aabb = shape.aabb();
-                huge_pages::reserve(slots.bodies, 1);
-                slots.bodies.push(Body::new(owner.entity, shape));
+                huge_pages::push(slots.bodies, Body::new(owner.entity, shape));
                 aabb
             }),
         };

@@ -23,7 +23,9 @@ pub(crate) enum Kind {
 /// The passes that walk every body (write-back) read only the fields before `shape`: they are
 /// laid out first (`repr(C)`) and the record starts on a cache line, so such a pass touches one
 /// line per body instead of the whole record. (The broad phase reads none of it: see
-/// [`broad::BroadInput`].)
+/// [`broad::BroadInput`].) The shape starts on the second line, so that a polygon's corners
+/// fill the third: a point query reads three lines of a polygon's record (the entity, the
+/// shape's kind and length, its corners), not all five.
 #[derive(Clone, Debug)]
 #[repr(C, align(64))]
 pub(crate) struct Body {
@@ -282,4 +284,28 @@ pub(crate) fn pose_of(transform: &Transform) -> Option<Pose> {
         rotation,
         scale: transform.scale.truncate(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sat_core::{ConvexPolygon, MAX_VERTICES};
+
+    /// The lines a point query reads of a polygon's record: the entity on the first, the
+    /// shape's kind on the second, the corners all on the third.
+    #[test]
+    fn a_point_query_reads_three_lines_of_a_polygon_record() {
+        let polygon = ConvexPolygon::regular(MAX_VERTICES, 1.0);
+        let body = Body::new(Entity::PLACEHOLDER, polygon.into());
+        let line = |address: usize| (address - &raw const body as usize) / size_of::<CacheLine>();
+        let Shape::Polygon(polygon) = &body.shape else {
+            panic!("a polygon of {MAX_VERTICES} corners is held inline");
+        };
+        let corners = polygon.vertices().as_ptr_range();
+        assert_eq!(polygon.vertices().len(), MAX_VERTICES);
+        assert_eq!(line(&raw const body.entity as usize), 0);
+        assert_eq!(line(&raw const body.shape as usize), 1);
+        assert_eq!(line(corners.start as usize), 2);
+        assert_eq!(line(corners.end as usize - 1), 2);
+    }
 }

@@ -73,30 +73,34 @@ pub const MIN_SIZE: f32 = 1.0e-4;
 /// # Ok::<(), PolygonError>(())
 /// ```
 #[derive(Clone)]
+// In this order (no reordering by the compiler): what every query reads first (whether the
+// polygon is large, its length) and then its corners, which so start 24 bytes in; a point test
+// reads no further, a projection or sweep on into the normals.
+#[repr(C)]
 pub struct ConvexPolygon {
-    /// The first `len` are the polygon's; the rest repeat `vertices[0]`, so that a loop may
-    /// run over all [`MAX_VERTICES`] (fixed length, no branch on `len`) when a repeated vertex
-    /// changes nothing, as in a projection.
-    pub(crate) vertices: [Vec2; MAX_VERTICES],
-    /// The first `len` are the edge normals; the rest are zero.
-    pub(crate) normals: [Vec2; MAX_VERTICES],
+    /// The outline of a polygon of more than [`MAX_VERTICES`] corners, which then answers every
+    /// public method; the inline fields hold its bounding box. `None` for an inline
+    /// polygon. The queries never read the inline fields of a large one:
+    /// [`AsShape::as_shape`](crate::AsShape::as_shape) hands it to them as a
+    /// [`ShapeRef::Large`](crate::ShapeRef::Large).
+    pub(crate) large: Option<LargePolygon>,
     pub(crate) len: u8,
     /// Bit `i` is set when `normals[i]` is one of the unique axes.
     pub(crate) axis_mask: u16,
-    pub(crate) centroid: Vec2,
-    pub(crate) radius: f32,
     /// Placement bounds, so that moving a polygon can be checked without looking at every
     /// vertex (see [`ConvexPolygon::bounds_prove_placed`]): no vertex coordinate is larger than
     /// `bound` in absolute value, and consecutive vertices differ by at least `min_step` in one
     /// coordinate. Exact when built, then widened by each move for its round-off.
     pub(crate) bound: f32,
     pub(crate) min_step: f32,
-    /// The outline of a polygon of more than [`MAX_VERTICES`] corners, which then answers every
-    /// public method; the inline fields above hold its bounding box. `None` for an inline
-    /// polygon. The queries never read the inline fields of a large one:
-    /// [`AsShape::as_shape`](crate::AsShape::as_shape) hands it to them as a
-    /// [`ShapeRef::Large`](crate::ShapeRef::Large).
-    pub(crate) large: Option<LargePolygon>,
+    pub(crate) radius: f32,
+    /// The first `len` are the polygon's; the rest repeat `vertices[0]`, so that a loop may
+    /// run over all [`MAX_VERTICES`] (fixed length, no branch on `len`) when a repeated vertex
+    /// changes nothing, as in a projection.
+    pub(crate) vertices: [Vec2; MAX_VERTICES],
+    /// The first `len` are the edge normals; the rest are zero.
+    pub(crate) normals: [Vec2; MAX_VERTICES],
+    pub(crate) centroid: Vec2,
 }
 
 impl PartialEq for ConvexPolygon {
@@ -467,6 +471,20 @@ impl ConvexPolygon {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A query reads `large` and `len` first and then the corners: they come first, in that
+    /// order, and the corners 24 bytes in.
+    #[test]
+    fn the_corners_follow_what_every_query_reads_first() {
+        use core::mem::offset_of;
+        assert_eq!(offset_of!(ConvexPolygon, large), 0);
+        assert!(offset_of!(ConvexPolygon, len) < offset_of!(ConvexPolygon, vertices));
+        assert_eq!(offset_of!(ConvexPolygon, vertices), 24);
+        assert_eq!(
+            offset_of!(ConvexPolygon, normals),
+            24 + size_of::<[Vec2; MAX_VERTICES]>()
+        );
+    }
 
     /// The bounds prove the placements a game makes, so the vertex check is skipped: the
     /// local shape placed anew each step anywhere in a large level, then moved in place by a

@@ -73,9 +73,9 @@ pub const MIN_SIZE: f32 = 1.0e-4;
 /// # Ok::<(), PolygonError>(())
 /// ```
 #[derive(Clone)]
-// In this order (no reordering by the compiler): what every query reads first (whether the
-// polygon is large, its length) and then its corners, which so start 24 bytes in; a point test
-// reads no further, a projection or sweep on into the normals.
+// Fields in this order, not the compiler's: first what every query reads before the corners
+// (whether the polygon is large, its length), then the corners, 24 bytes in. A point test
+// reads no further; a projection or a sweep reads on into the normals.
 #[repr(C)]
 pub struct ConvexPolygon {
     /// The outline of a polygon of more than [`MAX_VERTICES`] corners, which then answers every

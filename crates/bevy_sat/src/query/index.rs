@@ -5,9 +5,10 @@
 //! once, in the cell of its box's centre, as an [`Item`]: the body's box, layers and flags, so
 //! that a walk's box tests and filters read a cell's contiguous items and a body's record only
 //! for the bodies whose boxes it meets. Bodies up to a cell wide (most) go to the fine level,
-//! with cells twice the median body size; larger ones to a coarse level whose cells are as wide
-//! as its largest body; bodies wider than [`LARGE_CELLS`] fine cells (level walls thousands of
-//! units wide) to a short list that every query tests directly.
+//! with cells twice the median body size (three times for a grid too large for a core's cache:
+//! [`cell_per_body`]); larger ones to a coarse level whose cells are as wide as its largest
+//! body; bodies wider than [`LARGE_CELLS`] fine cells (level walls thousands of units wide) to a
+//! short list that every query tests directly.
 //!
 //! Since a body's box reaches from its centre along each axis at most half the largest extent
 //! of a box of its level along that axis, a walk ([`walk`], [`along`]) visits the cells within
@@ -32,10 +33,29 @@ mod walk;
 
 use level::Level;
 
-/// The fine level's cell side is this many times the median size of a body's box: most bodies
-/// are then at most a cell wide, and a cell holds about one body in a crowd as dense as the
-/// stress scene's.
+/// The fine level's cell side is this many times the median size of a body's box while the
+/// grid's items fit in [`CACHED_ITEMS`]: most bodies are then at most a cell wide, and a cell
+/// holds about one body in a crowd as dense as the stress scene's.
 const CELL_PER_BODY: f32 = 2.0;
+
+/// The same for a grid whose items do not fit in [`CACHED_ITEMS`]: a walk then spends its time
+/// waiting on memory more than testing boxes, and fewer, fuller cells (about three bodies each
+/// in such a crowd) make it faster, though it tests more boxes; while the items fit, they make
+/// it slower.
+const CELL_PER_BODY_UNCACHED: f32 = 3.0;
+
+/// The items' bytes up to which a grid counts as held in a core's cache: a second-level cache
+/// of 1 MiB, as on current desktop and laptop cores.
+const CACHED_ITEMS: usize = 1 << 20;
+
+/// The fine level's cell side over the median body size, for a grid of `count` bodies.
+fn cell_per_body(count: usize) -> f32 {
+    if count.saturating_mul(size_of::<Item>()) <= CACHED_ITEMS {
+        CELL_PER_BODY
+    } else {
+        CELL_PER_BODY_UNCACHED
+    }
+}
 
 /// A body whose box is wider or taller than this many fine cells goes to the list of large
 /// bodies.
@@ -174,7 +194,7 @@ impl Grid {
         );
         let middle = self.sizes.len() / 2;
         let (_, &mut median, _) = self.sizes.select_nth_unstable_by(middle, f32::total_cmp);
-        let cell = (median * CELL_PER_BODY).max(f32::MIN_POSITIVE.sqrt());
+        let cell = (median * cell_per_body(count)).max(f32::MIN_POSITIVE.sqrt());
         // One pass over the bodies: each one's item, to the level or list its size calls for.
         // Only bodies resolution may have pushed (and those with layers of their own, rare)
         // have their records read: the others' places are known from the broad phase's inputs.

@@ -5,13 +5,17 @@ use bevy::math::DVec2;
 use bevy::prelude::*;
 use sat_core::Aabb;
 
-use super::{Grid, Item};
+use super::{CELL_PER_BODY, CELL_PER_BODY_UNCACHED, Grid, Item};
 use crate::components::CollisionLayers;
 use crate::step::testing::xorshift::XorShift;
 
+/// The fine cells' sides over the median body size that `Grid::build` chooses from.
+const PER_BODY: [f32; 2] = [CELL_PER_BODY, CELL_PER_BODY_UNCACHED];
+
 /// 500 small boxes (sides 1–6), 60 medium (10–60) and 3 walls 2,000 long over a square 400
-/// wide, placed as `Grid::build` places them: the boxes and the grid.
-fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
+/// wide, placed as `Grid::build` places them with fine cells `per_body` times the median body
+/// size: the boxes and the grid.
+fn boxes(seed: u64, per_body: f32) -> (Vec<Aabb>, Grid) {
     let mut rng = XorShift::new(seed);
     let mut sizes = Vec::new();
     sizes.extend((0..500).map(|_| (1.0, 6.0)));
@@ -22,7 +26,7 @@ fn boxes(seed: u64) -> (Vec<Aabb>, Grid) {
         .map(|&sides| random_box(&mut rng, square, square, sides))
         .collect();
     boxes.extend([-150.0, 0.0, 170.0].map(wall));
-    let grid = grid_of(&boxes);
+    let grid = grid_of(&boxes, per_body);
     (boxes, grid)
 }
 
@@ -61,20 +65,21 @@ fn visits_in_box(grid: &Grid, area: &Aabb, count: usize) -> Vec<u32> {
 
 /// [`boxes`] and a crowd of 40 boxes (sides 1–3) within a unit of (10, 10): many more in one
 /// cell than the walks test in one block.
-fn crowded(seed: u64) -> (Vec<Aabb>, Grid) {
-    let (mut boxes, _) = boxes(seed);
+fn crowded(seed: u64, per_body: f32) -> (Vec<Aabb>, Grid) {
+    let (mut boxes, _) = boxes(seed, per_body);
     let mut rng = XorShift::new(seed ^ 0xc0ffee);
     boxes.extend((0..40).map(|_| random_box(&mut rng, (9.0, 11.0), (9.0, 11.0), (1.0, 3.0))));
-    let grid = grid_of(&boxes);
+    let grid = grid_of(&boxes, per_body);
     (boxes, grid)
 }
 
-/// The grid of `boxes`, placed as `Grid::build` places them.
-fn grid_of(boxes: &[Aabb]) -> Grid {
+/// The grid of `boxes`, placed as `Grid::build` places them with fine cells `per_body` times
+/// the median body size.
+fn grid_of(boxes: &[Aabb], per_body: f32) -> Grid {
     let mut grid = Grid::default();
     let mut sorted: Vec<f32> = boxes.iter().map(|b| b.size().max_element()).collect();
     sorted.sort_by(f32::total_cmp);
-    let cell = sorted[sorted.len() / 2] * 2.0;
+    let cell = sorted[sorted.len() / 2] * per_body;
     let mut coarse_cell = 0.0f32;
     for (i, aabb) in boxes.iter().enumerate() {
         let item = Item {
@@ -132,8 +137,12 @@ fn path(rng: &mut XorShift) -> (Aabb, Vec2, f32) {
 
 #[test]
 fn a_walk_along_a_path_visits_every_box_it_meets_once() {
-    for seed in 1..5 {
-        let (boxes, grid) = if seed < 4 { boxes(seed) } else { crowded(seed) };
+    for (seed, per_body) in (1..5).flat_map(|seed| PER_BODY.map(|p| (seed, p))) {
+        let (boxes, grid) = if seed < 4 {
+            boxes(seed, per_body)
+        } else {
+            crowded(seed, per_body)
+        };
         let mut rng = XorShift::new(seed * 77);
         for _ in 0..500 {
             let (start, direction, reach) = path(&mut rng);
@@ -162,7 +171,15 @@ fn a_walk_along_a_path_visits_every_box_it_meets_once() {
 
 #[test]
 fn a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it() {
-    let (boxes, grid) = boxes(9);
+    for per_body in PER_BODY {
+        nearest_first(per_body);
+    }
+}
+
+/// [`a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it`] with fine cells
+/// `per_body` times the median body size.
+fn nearest_first(per_body: f32) {
+    let (boxes, grid) = boxes(9, per_body);
     let mut rng = XorShift::new(4242);
     let (mut visited, mut met) = (0, 0);
     for _ in 0..2000 {
@@ -202,8 +219,8 @@ fn a_walk_along_a_path_finds_the_nearest_box_first_and_stops_beyond_it() {
 
 #[test]
 fn a_walk_in_a_box_visits_every_box_it_meets_once_and_no_other() {
-    for seed in 1..4 {
-        let (boxes, grid) = crowded(seed);
+    for (seed, per_body) in (1..4).flat_map(|seed| PER_BODY.map(|p| (seed, p))) {
+        let (boxes, grid) = crowded(seed, per_body);
         let mut rng = XorShift::new(seed * 31);
         for n in 0..1000 {
             // Points (a third of them in the crowd) and boxes up to 40 wide.
@@ -251,14 +268,21 @@ fn a_walk_in_a_box_as_wide_as_the_grid_visits_each_box_once() {
         .map(|&sides| random_box(&mut rng, (-5.0, 5.0), (-200.0, 200.0), sides))
         .collect();
     boxes.push(wall(50.0));
-    let grid = grid_of(&boxes);
+    for per_body in PER_BODY {
+        wide_walks(&boxes, &grid_of(&boxes, per_body), &mut rng);
+    }
+}
+
+/// [`a_walk_in_a_box_as_wide_as_the_grid_visits_each_box_once`] over `grid`, the grid of
+/// `boxes`.
+fn wide_walks(boxes: &[Aabb], grid: &Grid, rng: &mut XorShift) {
     for n in 0..200 {
         let y = rng.range(-210.0, 210.0);
         let area = Aabb {
             min: Vec2::new(-20.0, y),
             max: Vec2::new(20.0, y + (n % 8) as f32),
         };
-        let seen = visits_in_box(&grid, &area, boxes.len());
+        let seen = visits_in_box(grid, &area, boxes.len());
         for (i, aabb) in boxes.iter().enumerate() {
             let meets = aabb.min.y <= area.max.y && area.min.y <= aabb.max.y;
             assert_eq!(
@@ -268,4 +292,13 @@ fn a_walk_in_a_box_as_wide_as_the_grid_visits_each_box_once() {
             );
         }
     }
+}
+
+#[test]
+fn fine_cells_grow_once_the_items_outgrow_the_cache() {
+    assert_eq!(super::cell_per_body(16_000), CELL_PER_BODY);
+    assert_eq!(super::cell_per_body(43_690), CELL_PER_BODY);
+    assert_eq!(super::cell_per_body(43_691), CELL_PER_BODY_UNCACHED);
+    assert_eq!(super::cell_per_body(64_000), CELL_PER_BODY_UNCACHED);
+    assert_eq!(super::cell_per_body(usize::MAX), CELL_PER_BODY_UNCACHED);
 }

@@ -44,8 +44,8 @@ const CELL_PER_BODY: f32 = 2.0;
 /// it slower.
 const CELL_PER_BODY_UNCACHED: f32 = 3.0;
 
-/// The items' bytes up to which a grid counts as held in a core's cache: a second-level cache
-/// of 1 MiB, as on current desktop and laptop cores.
+/// The items' bytes up to which a grid counts as held in a core's cache: the second-level cache
+/// of a current AMD core (recent Intel cores have 2 MiB, older ones less).
 const CACHED_ITEMS: usize = 1 << 20;
 
 /// The fine level's cell side over the median body size, for a grid of `count` bodies.

@@ -342,6 +342,10 @@ pub struct Floating;
 /// A body passing through overlaps the platform (it is in [`Contacts`](crate::Contacts) and gets
 /// collision events) but is not pushed and gets no [`ContactFlags`] from it. Give a Weak body
 /// [`DropThrough`] to let it fall through a platform it stands on.
+///
+/// Floor snapping ([`SatConfig::floor_snap_distance`](crate::SatConfig::floor_snap_distance))
+/// judges the same way: it pulls a body that started the step above a platform's top down onto
+/// it (a corner too), and never pulls a body into a platform from outside.
 #[derive(Component, Reflect, Clone, Copy, Debug, PartialEq, Eq)]
 #[reflect(Component, Clone, Debug, PartialEq, Default)]
 #[require(Mighty)]

@@ -522,6 +522,61 @@ fn walking_off_a_small_step_snaps_down_onto_the_floor_below() {
     assert!(airborne > 0, "the test would pass without snapping");
 }
 
+/// A ball rolls off the end of a thick one-way platform, over a box that stands inside the
+/// platform's end (passing through it, as a body walking under it does). The step the ball
+/// leaves the top it has sagged below the top by that step's fall, and the snap must still
+/// count the platform: the ball lands on the platform's corner. The next step it hangs below
+/// the top, past the corner, and the box is within the snap distance; a snap onto the box
+/// would pull it into the platform's corner, and it falls instead. (The snap once judged the
+/// ball below the top on the first of these steps, looked past the platform, and pulled the
+/// ball down onto the box, 1.4 deep into the platform.)
+#[test]
+fn a_body_rolling_off_a_one_way_platform_is_snapped_onto_its_corner_not_into_it() {
+    let mut app = platformer_app();
+    // The platform's top at 0, its end at x = 50.
+    let platform = spawn(
+        &mut app,
+        (
+            ConvexCollider::rectangle(100.0, 20.0),
+            OneWayPlatform::default(),
+            Transform::from_xyz(0.0, -10.0, 0.0),
+        ),
+    );
+    // A box from x = 46 to 54, its top at -2, on a floor under the platform's end.
+    mighty(&mut app, ConvexCollider::rectangle(20.0, 10.0), 50.0, -11.0);
+    weak(&mut app, ConvexCollider::rectangle(8.0, 4.0), 50.0, -4.0);
+    let ball = weak(&mut app, ConvexCollider::circle(5.0), 45.9, 5.0);
+    let mut past_the_end = 0;
+    for step in 0..6 {
+        app.world_mut().get_mut::<Velocity>(ball).unwrap().x = 120.0;
+        app.update();
+        let at = position(&app, ball);
+        // How far the ball's centre is from the platform's rectangle.
+        let outside = Vec2::new((at.x.abs() - 50.0).max(0.0), (at.y + 10.0).abs() - 10.0);
+        let clearance = outside.max(Vec2::ZERO).length() + outside.max_element().min(0.0);
+        assert!(
+            clearance >= 5.0 - 1e-3,
+            "step {step}: the ball at {at} is {} deep in the platform",
+            5.0 - clearance
+        );
+        if at.x > 50.0 {
+            past_the_end += 1;
+        }
+        if past_the_end == 1 {
+            assert!(
+                (at.distance(Vec2::new(50.0, 0.0)) - 5.0).abs() < 1e-3,
+                "step {step}: the ball at {at} does not rest on the corner"
+            );
+            assert_eq!(
+                flags(&app, ball).standing_on(),
+                Some(platform),
+                "step {step}"
+            );
+        }
+    }
+    assert!(past_the_end > 1, "the ball never rolled past the end");
+}
+
 #[test]
 fn crushed_between_mighty_bodies_is_reported_and_not_pushed_into_either() {
     let mut app = platformer_app();

@@ -10,7 +10,7 @@
 //! [`OneWayPlatform`]: crate::OneWayPlatform
 
 use bevy::prelude::*;
-use sat_core::AsShape;
+use sat_core::{AsShape, Shape};
 
 use super::body::{Body, Kind};
 use crate::config::StepSettings;
@@ -25,14 +25,19 @@ pub(crate) fn solid_side_at_start(w: &Body, m: &Body, margin: f32) -> Option<Vec
     let one_way = m.one_way?;
     // The parts of `w` that meet `m` (see `Body::shape_against`).
     let w_shape = w.shape_against(m)?;
-    // Both shapes projected where they started, without copying them there.
-    let (w_back, m_back) = (-w.motion(), -m.motion());
     one_way.solid_directions().find_map(|local| {
         let side = m.rotation.rotate(local);
-        let (w_min, _) = w_shape.as_shape().project_moved(side, w_back);
-        let (_, m_max) = m.shape.as_shape().project_moved(side, m_back);
-        (w_min >= m_max - margin).then_some(side)
+        started_outside(w, &w_shape, m, side, margin).then_some(side)
     })
+}
+
+/// Whether `w_shape` (the parts of `w` that meet `m`) started the step outside `m` beyond its
+/// side facing `side`, within `margin`. Both shapes are projected where they started, without
+/// copying them there.
+fn started_outside(w: &Body, w_shape: &Shape, m: &Body, side: Vec2, margin: f32) -> bool {
+    let (w_min, _) = w_shape.as_shape().project_moved(side, -w.motion());
+    let (_, m_max) = m.shape.as_shape().project_moved(side, -m.motion());
+    w_min >= m_max - margin
 }
 
 /// Whether a pair is a Weak body passing through a one-way platform, judged from the start of
@@ -65,18 +70,18 @@ pub(crate) fn hit_direction(
         .map(|side| -side)
 }
 
-/// Whether `w` is now above a one-way platform `m` that is solid from above: what floor
-/// snapping may pull it down onto.
-pub(crate) fn is_above_top(w: &Body, m: &Body, settings: &StepSettings) -> bool {
+/// Whether `w` started the step above a one-way platform `m` that is solid from above: what
+/// floor snapping may pull it down onto. Judged from the start of the step, as the rest of the
+/// rule is: a body that stood on the top and walked off its end has sagged below the top by
+/// this step's fall, and is still snapped onto its corner.
+pub(crate) fn started_above_top(w: &Body, m: &Body, settings: &StepSettings) -> bool {
     let Some(w_shape) = w.shape_against(m) else {
         return false;
     };
     m.one_way.is_some_and(|one_way| {
         one_way.solid_directions().any(|local| {
             let side = m.rotation.rotate(local);
-            settings.is_floor(side)
-                && w_shape.as_shape().project(side).0
-                    >= m.shape.as_shape().project(side).1 - settings.margin
+            settings.is_floor(side) && started_outside(w, &w_shape, m, side, settings.margin)
         })
     })
 }

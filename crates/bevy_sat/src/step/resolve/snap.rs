@@ -2,7 +2,7 @@
 //! step) is pulled down onto a floor close below instead of hopping off.
 
 use bevy::prelude::*;
-use sat_core::{collide_within, sweep};
+use sat_core::{Shape, collide_within, sweep};
 
 use super::Resolution;
 use crate::config::StepSettings;
@@ -48,7 +48,7 @@ pub(super) fn snap_to_floor(
         for (w, o) in [(a, b), (b, a)] {
             let (body, other) = (&bodies[w], &bodies[o]);
             if !eligible(w, body)
-                || (other.one_way.is_some() && !one_way::is_above_top(body, other, settings))
+                || (other.one_way.is_some() && !one_way::started_above_top(body, other, settings))
             {
                 continue;
             }
@@ -85,10 +85,12 @@ pub(super) fn snap_to_floor(
     }
 }
 
-/// Cancels each snap that would sink its body deeper than the slop into a solid Mighty body it
-/// is paired with. The way down is swept against each body apart, and one the body already
-/// touches is not in the way when it counts as a floor: a snap onto another floor below could
-/// then sink the body into it (a corner it rests on).
+/// Cancels each snap that would sink its body deeper than the slop into a Mighty body it is
+/// paired with: a solid one, or a one-way platform it was clear of (a body passing through a
+/// platform may be snapped within it, but none is snapped into one from outside: from its
+/// corner onto a body below, say). The way down is swept against each body apart, and one the
+/// body already touches is not in the way when it counts as a floor: a snap onto another floor
+/// below could then sink the body into it (a corner it rests on).
 fn cancel_sinking_snaps(
     bodies: &[Body],
     pairs: &[PairContact],
@@ -97,26 +99,28 @@ fn cancel_sinking_snaps(
     settings: &StepSettings,
 ) {
     for p in pairs {
-        if p.unpushed() {
-            continue;
-        }
         let (a, b) = p.bodies();
         for (w, o) in [(a, b), (b, a)] {
             let Some((toi, true)) = res.snaps[w] else {
                 continue;
             };
             let (body, other) = (&bodies[w], &bodies[o]);
-            if other.kind != Kind::Mighty || other.sensor || other.one_way.is_some() {
+            let one_way = other.one_way.is_some();
+            // (A one-way pair is not pushed while the body passes through it.)
+            if other.kind != Kind::Mighty || other.sensor || (p.unpushed() && !one_way) {
                 continue;
             }
-            let (Some(shape), Some(other_shape)) = (
+            let (Some(snapped), Some(other_shape)) = (
                 body.shape_against_moved(other, drop * toi),
                 other.shape_against(body),
             ) else {
                 continue;
             };
-            let sinks = collide_within(&shape, &*other_shape, 0.0);
-            if sinks.is_some_and(|c| c.depth > settings.slop) {
+            let sinks = |shape: &Shape| {
+                collide_within(shape, &*other_shape, 0.0).is_some_and(|c| c.depth > settings.slop)
+            };
+            let was_in = || body.shape_against(other).is_some_and(|shape| sinks(&shape));
+            if sinks(&snapped) && !(one_way && was_in()) {
                 res.snaps[w] = None;
             }
         }

@@ -19,13 +19,18 @@ fn platformer_app() -> App {
 
 /// A one-way platform 100 wide and 2 thick, its top at `top`.
 fn one_way(app: &mut App, top: f32, velocity: Vec2) -> Entity {
+    one_way_slab(app, top, 2.0, velocity)
+}
+
+/// A one-way platform 100 wide (from x = -50 to 50) and `thickness` thick, its top at `top`.
+fn one_way_slab(app: &mut App, top: f32, thickness: f32, velocity: Vec2) -> Entity {
     spawn(
         app,
         (
-            ConvexCollider::rectangle(100.0, 2.0),
+            ConvexCollider::rectangle(100.0, thickness),
             OneWayPlatform::default(),
             Velocity(velocity),
-            Transform::from_xyz(0.0, top - 1.0, 0.0),
+            Transform::from_xyz(0.0, top - thickness / 2.0, 0.0),
         ),
     )
 }
@@ -534,14 +539,7 @@ fn walking_off_a_small_step_snaps_down_onto_the_floor_below() {
 fn a_body_rolling_off_a_one_way_platform_is_snapped_onto_its_corner_not_into_it() {
     let mut app = platformer_app();
     // The platform's top at 0, its end at x = 50.
-    let platform = spawn(
-        &mut app,
-        (
-            ConvexCollider::rectangle(100.0, 20.0),
-            OneWayPlatform::default(),
-            Transform::from_xyz(0.0, -10.0, 0.0),
-        ),
-    );
+    let platform = one_way_slab(&mut app, 0.0, 20.0, Vec2::ZERO);
     // A box from x = 46 to 54, its top at -2, on a floor under the platform's end.
     mighty(&mut app, ConvexCollider::rectangle(20.0, 10.0), 50.0, -11.0);
     weak(&mut app, ConvexCollider::rectangle(8.0, 4.0), 50.0, -4.0);
